@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reference loops for a run's figures: see probe.h. */
+#include <stdlib.h>
+#include <time.h>
+
+#include "huge_zero.h"
+#include "probe.h"
+#include "usemem.h"
+
+#define PROBE_LOOPS	4000000UL
+#define PROBE_ROUNDS	7
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double zf_median(double *v, int n)
+{
+	if (n <= 0)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static struct {
+	_Atomic long count __attribute__((aligned(ZF_LINE)));
+	void *_Atomic pointer __attribute__((aligned(ZF_LINE)));
+} probe_lines;
+
+static double inc_not_zero_round(void)
+{
+	struct zf_stats st = { 0 };
+	unsigned long i;
+	double t0;
+
+	atomic_store(&probe_lines.count, 1);
+	t0 = now_ns();
+	for (i = 0; i < PROBE_LOOPS; i++)
+		zf_inc_not_zero(&probe_lines.count, &st);
+	return (now_ns() - t0) / PROBE_LOOPS;
+}
+
+static double pointer_read_round(void)
+{
+	unsigned long i, sum = 0;
+	double t0;
+
+	atomic_store(&probe_lines.pointer, &probe_lines);
+	t0 = now_ns();
+	for (i = 0; i < PROBE_LOOPS; i++)
+		sum += (unsigned long)atomic_load_explicit(&probe_lines.pointer,
+							  memory_order_relaxed);
+	__asm__ __volatile__("" : : "r"(sum));
+	return (now_ns() - t0) / PROBE_LOOPS;
+}
+
+static double busy_round(void)
+{
+	const unsigned long iters = 20000000UL;
+	double t0 = now_ns();
+
+	zf_busy(iters);
+	return iters / (now_ns() - t0);
+}
+
+double zf_busy_calibrate(void)
+{
+	double v[PROBE_ROUNDS];
+	int i;
+
+	for (i = 0; i < PROBE_ROUNDS; i++)
+		v[i] = busy_round();
+	return zf_median(v, PROBE_ROUNDS);
+}
+
+void zf_probe_measure(struct zf_probe *probe)
+{
+	double a[PROBE_ROUNDS], b[PROBE_ROUNDS];
+	int i;
+
+	for (i = 0; i < PROBE_ROUNDS; i++) {
+		a[i] = inc_not_zero_round();
+		b[i] = pointer_read_round();
+	}
+	probe->inc_not_zero_ns = zf_median(a, PROBE_ROUNDS);
+	probe->pointer_read_ns = zf_median(b, PROBE_ROUNDS);
+	probe->busy_iters_per_ns = zf_busy_calibrate();
+}

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The list of strategies, and what every strategy shares. */
+#include <errno.h>
+#include <string.h>
+
+#include "strategy.h"
+
+const struct zf_strategy *const zf_strategies[] = {
+	&zf_strategy_global,
+	&zf_strategy_mmflag,
+	&zf_strategy_persistent,
+	NULL,
+};
+
+const struct zf_strategy *zf_strategy_find(const char *name)
+{
+	const struct zf_strategy *const *s;
+
+	for (s = zf_strategies; *s; s++)
+		if (!strcmp((*s)->name, name))
+			return *s;
+	return NULL;
+}
+
+void zf_stats_add(struct zf_stats *sum, const struct zf_stats *st)
+{
+	const unsigned long *src = (const unsigned long *)st;
+	unsigned long *dst = (unsigned long *)sum;
+	size_t i;
+
+	for (i = 0; i < offsetof(struct zf_stats, broken) / sizeof(long) + 1; i++)
+		dst[i] += src[i];
+}
+
+int zf_shared_init(struct zf_shared *zs, unsigned int nr_folios)
+{
+	atomic_init(&zs->refcount, 0);
+	atomic_init(&zs->folio, NULL);
+	atomic_init(&zs->broken, 0);
+	return zf_folio_pool_init(&zs->pool, nr_folios);
+}
+
+void zf_shared_fini(struct zf_shared *zs)
+{
+	zf_folio_pool_fini(&zs->pool);
+	atomic_store(&zs->folio, NULL);
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * struct zf_strategy: one way of counting references to the huge zero folio.
+ *
+ * Each strategy is one file (strategy_<name>.c) ending in one ops table, listed
+ * once in strategy.c. The measured loops (usemem.h) are instantiated per
+ * strategy so that its get()/put() are inlined: the ops table is where a
+ * strategy is described, not a call the fault loop pays for.
+ */
+#ifndef HZF_STRATEGY_H
+#define HZF_STRATEGY_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "folio.h"
+
+#ifndef likely
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#endif
+
+/*
+ * Per-task counters. Every task has its own, on lines of its own, so keeping
+ * them costs a plain increment and never moves a shared line.
+ */
+struct zf_stats {
+	unsigned long gets;		/* faults taken: get() calls, counted by the caller */
+	unsigned long puts;		/* put() calls: huge zero PMDs zapped with a put */
+	unsigned long zaps;		/* slots torn down, put or not */
+	unsigned long mm_exits;		/* mm_exit() calls */
+	unsigned long ref_gets;		/* global references taken */
+	unsigned long ref_puts;		/* global references dropped */
+	unsigned long counter_touches;	/* atomic RMWs on the global counter's line */
+	unsigned long cas_retries;	/* inc_not_zero CAS attempts that lost */
+	unsigned long allocs;		/* folios allocated (zeroed) */
+	unsigned long frees;		/* folios freed (poisoned) */
+	unsigned long alloc_races_lost;	/* allocations freed because another won */
+	unsigned long alloc_failures;	/* no folio could be allocated */
+	unsigned long shrinks;		/* folios freed by the shrinker */
+	unsigned long broken;		/* invariant violations seen at the time */
+} __attribute__((aligned(ZF_LINE)));
+
+/* One mm: its flag word alone on its own lines (MMF_* bits). */
+struct zf_mm {
+	_Atomic unsigned long flags __attribute__((aligned(ZF_LINE)));
+};
+
+#define ZF_MMF_HUGE_ZERO_FOLIO	0UL	/* mm has ever used the global huge zero folio */
+
+/*
+ * State every task shares. Which lines are meant to be shared:
+ * lines 0-1, the global reference count: every `global` fault writes it;
+ * lines 2-3, the folio pointer: read by every fault, written only when the
+ * folio is (re)allocated or shrunk; then the pool, touched on allocation only.
+ */
+struct zf_shared {
+	_Atomic long refcount __attribute__((aligned(ZF_LINE)));
+	struct zf_folio *_Atomic folio __attribute__((aligned(ZF_LINE)));
+	_Atomic int broken __attribute__((aligned(ZF_LINE)));
+	struct zf_folio_pool pool;
+};
+
+typedef struct zf_folio *(*zf_get_fn)(struct zf_shared *zs, struct zf_mm *mm,
+				      struct zf_stats *st);
+typedef void (*zf_put_fn)(struct zf_shared *zs, struct zf_mm *mm, struct zf_stats *st);
+
+struct zf_pass;
+
+struct zf_strategy {
+	const char *name;
+	const char *summary;
+	/* set up zs (pool already made); 0 or -errno */
+	int (*init)(struct zf_shared *zs, struct zf_stats *st);
+	/* one read fault of mm: the folio to map, or NULL (fall back) */
+	zf_get_fn get;
+	/* one huge zero PMD zapped; NULL: zapping touches nothing */
+	zf_put_fn put;
+	/* the mm's last user left; NULL: nothing to do */
+	zf_put_fn mm_exit;
+	/* shrinker count/scan; NULL: no shrinker is registered */
+	unsigned long (*shrink_count)(struct zf_shared *zs);
+	unsigned long (*shrink_scan)(struct zf_shared *zs, struct zf_stats *st);
+	/* at rest (every mm exited): 0, or -EPROTO with the broken invariant in why */
+	int (*check)(struct zf_shared *zs, const struct zf_stats *total,
+		     char *why, size_t len);
+	/* the measured loops with this strategy's get/put inlined (usemem.h) */
+	void (*fault_pass)(struct zf_pass *p);
+	void (*zap_pass)(struct zf_pass *p);
+};
+
+extern const struct zf_strategy zf_strategy_global;
+extern const struct zf_strategy zf_strategy_mmflag;
+extern const struct zf_strategy zf_strategy_persistent;
+
+/* NULL-terminated, in the order they are listed to users */
+extern const struct zf_strategy *const zf_strategies[];
+
+const struct zf_strategy *zf_strategy_find(const char *name);
+void zf_stats_add(struct zf_stats *sum, const struct zf_stats *st);
+
+/* shared state: pool of nr_folios, reference count 0, no folio */
+int zf_shared_init(struct zf_shared *zs, unsigned int nr_folios);
+/* free whatever folio is left and the pool (at the end of a run) */
+void zf_shared_fini(struct zf_shared *zs);
+
+#endif

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * global: Linux 3.8 - 4.8. Every huge zero read fault takes a reference on one
+ * global atomic count (get_huge_zero_page()) and every zapped huge zero PMD
+ * drops it (put_huge_zero_page()), so every fault and every unmap of every
+ * task moves the counter's cache line. Seed 007 is the patch that ended it.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "huge_zero.h"
+#include "usemem.h"
+
+/* get_huge_zero_page() */
+static inline struct zf_folio *global_get(struct zf_shared *zs, struct zf_mm *mm,
+					  struct zf_stats *st)
+{
+	(void)mm;
+	if (unlikely(!zf_get_huge_zero_folio(zs, st)))
+		return NULL;
+	return zf_huge_zero_folio(zs);
+}
+
+/* put_huge_zero_page(), from zap_huge_pmd() */
+static inline void global_put(struct zf_shared *zs, struct zf_mm *mm, struct zf_stats *st)
+{
+	(void)mm;
+	st->puts++;
+	zf_put_huge_zero_folio(zs, st);
+}
+
+static int global_init(struct zf_shared *zs, struct zf_stats *st)
+{
+	(void)zs;
+	(void)st;
+	return 0;
+}
+
+static int global_check(struct zf_shared *zs, const struct zf_stats *total,
+			char *why, size_t len)
+{
+	if (total->puts != total->zaps) {
+		snprintf(why, len, "%lu PMDs zapped but %lu puts", total->zaps, total->puts);
+		return -EPROTO;
+	}
+	return zf_huge_zero_check(zs, total, why, len);
+}
+
+ZF_DEFINE_PASSES(global, global_get, global_put)
+
+const struct zf_strategy zf_strategy_global = {
+	.name		= "global",
+	.summary	= "one atomic count: a reference per fault, a put per unmap (3.8-4.8)",
+	.init		= global_init,
+	.get		= global_get,
+	.put		= global_put,
+	.mm_exit	= NULL,
+	.shrink_count	= zf_huge_zero_shrink_count,
+	.shrink_scan	= zf_huge_zero_shrink_scan,
+	.check		= global_check,
+	.fault_pass	= global_fault_pass,
+	.zap_pass	= global_zap_pass,
+};

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The usemem --readonly workload: what one task does to its region in one
+ * pass. A fault is get() from the strategy, the folio stored in the task's
+ * "page table" slot, one byte of it read (the user's read), and --fault-ns of
+ * calibrated busy work standing for the rest of the kernel's fault path.
+ * Teardown zaps every slot: put() per slot where the strategy counts them.
+ *
+ * The two loops below are the whole measured work. Each strategy instantiates
+ * them with its own get/put (ZF_DEFINE_PASSES), so nothing is called
+ * indirectly per fault.
+ */
+#ifndef HZF_USEMEM_H
+#define HZF_USEMEM_H
+
+#include "strategy.h"
+
+struct zf_pass {
+	struct zf_shared *zs;
+	struct zf_mm *mm;
+	struct zf_stats *st;
+	struct zf_folio **slots;	/* one per step: the task's page table */
+	unsigned long faults_per_pass;
+	unsigned long step;
+	unsigned long fault_iters;	/* busy-work iterations per fault */
+	unsigned long read_sum;		/* OR of every byte read: stays 0 */
+	unsigned long fallbacks;	/* get() gave no folio */
+};
+
+/* calibrated busy work: one iteration is one compiler-opaque add */
+static inline void zf_busy(unsigned long iters)
+{
+	while (iters--)
+		__asm__ __volatile__("" : "+r"(iters));
+}
+
+static inline __attribute__((always_inline)) void
+zf_fault_loop(struct zf_pass *p, zf_get_fn get)
+{
+	struct zf_shared *zs = p->zs;
+	struct zf_mm *mm = p->mm;
+	struct zf_folio **slots = p->slots;
+	unsigned long i, n = p->faults_per_pass, step = p->step, iters = p->fault_iters;
+	unsigned long off = 0, sum = 0;
+	struct zf_stats *st = p->st;
+
+	for (i = 0; i < n; i++, off += step) {
+		struct zf_folio *folio = get(zs, mm, st);
+
+		slots[i] = folio;
+		if (unlikely(!folio)) {
+			p->fallbacks++;
+			continue;
+		}
+		sum |= zf_folio_read(folio, off & (ZF_FOLIO_SIZE - 1));
+		if (iters)
+			zf_busy(iters);
+	}
+	/* counted here, not in get(): a per-fault memory increment is a loop-carried chain */
+	st->gets += n;
+	p->read_sum |= sum;
+}
+
+static inline __attribute__((always_inline)) void
+zf_zap_loop(struct zf_pass *p, zf_put_fn put)
+{
+	struct zf_shared *zs = p->zs;
+	struct zf_mm *mm = p->mm;
+	struct zf_stats *st = p->st;
+	struct zf_folio **slots = p->slots;
+	unsigned long i, n = p->faults_per_pass, zaps = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!slots[i])
+			continue;
+		if (put)
+			put(zs, mm, st);
+		slots[i] = NULL;
+		zaps++;
+	}
+	st->zaps += zaps;
+}
+
+/* the fault and zap loops of strategy `name`, with get/put inlined */
+#define ZF_DEFINE_PASSES(name, get_fn, put_fn)				\
+	static void name##_fault_pass(struct zf_pass *p)		\
+	{								\
+		zf_fault_loop(p, get_fn);				\
+	}								\
+	static void name##_zap_pass(struct zf_pass *p)			\
+	{								\
+		zf_zap_loop(p, put_fn);					\
+	}
+
+/* a new mm: no flags set (fork/exec gives a fresh mm_struct) */
+static inline void zf_mm_init(struct zf_mm *mm)
+{
+	atomic_store_explicit(&mm->flags, 0, memory_order_relaxed);
+}
+
+/* mmput(): the mm's last user exits */
+void zf_mm_exit(const struct zf_strategy *s, struct zf_shared *zs, struct zf_mm *mm,
+		struct zf_stats *st);
+/* one pass: faults then teardown; the caller times each (harness) */
+static inline void zf_pass_faults(const struct zf_strategy *s, struct zf_pass *p)
+{
+	s->fault_pass(p);
+}
+
+static inline void zf_pass_zap(const struct zf_strategy *s, struct zf_pass *p)
+{
+	s->zap_pass(p);
+}
+
+#endif

@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hzfbench: what it costs many CPUs to share one page full of zeroes.
+ * Subcommands and their options; everything else lives elsewhere.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../bench/probe.h"
+#include "../bench/strategy.h"
+#include "numa.h"
+#include "parse.h"
+#include "show.h"
+#include "sweep.h"
+#include "topo.h"
+
+#ifndef HZF_VERSION
+#define HZF_VERSION "0.1"
+#endif
+
+#define MAX_TASKS		4096
+#define MAX_FAULTS_PER_PASS	(1UL << 26)
+
+/* one line, naming the option and the value; exit status 2 (usage) */
+static int bad(const char *opt, const char *value, const char *why)
+{
+	fprintf(stderr, "hzfbench: %s: %s: %s\n", opt, value, why);
+	return 2;
+}
+
+struct options {
+	struct zf_sweep sw;
+	const char *strategies, *task_kinds, *placements, *tasks, *topology;
+	const char *size_arg, *step_arg;
+	bool summary;
+};
+
+enum {
+	OPT_STRATEGY = 256, OPT_TASKS, OPT_TASK_KIND, OPT_PLACEMENT, OPT_SIZE, OPT_STEP,
+	OPT_FAULT_NS, OPT_REPS, OPT_WARMUP, OPT_MIN_MS, OPT_COUNTER_NODE, OPT_OUT,
+	OPT_QUIET, OPT_TOPOLOGY, OPT_SUMMARY, OPT_FAULT,
+};
+
+static const char run_usage[] =
+"usage: hzfbench run [options]\n"
+"  One configuration: --tasks tasks of one --task-kind, placed by --placement,\n"
+"  each taking a read fault every --step of a --size region, against --strategy.\n"
+"  --strategy S        global, mmflag or persistent (default global)\n"
+"  --tasks N           tasks (default 1)\n"
+"  --task-kind K       thread (one shared mm) or process (one mm each) (default thread)\n"
+"  --placement P       compact, scatter, node:N, cpus:LIST or none (default compact)\n"
+"  --quiet             no table at the end\n";
+
+static const char sweep_usage[] =
+"usage: hzfbench sweep [options]\n"
+"  Every configuration of the lists below, into one results folder.\n"
+"  --strategies LIST   default global,mmflag,persistent\n"
+"  --tasks LIST        1,2,4 or 1-8 or pow2 (1,2,4,... and the CPU count) or all\n"
+"                      (default pow2)\n"
+"  --task-kinds LIST   default thread,process\n"
+"  --placements LIST   default compact (a placement with commas, cpus:0,2, needs\n"
+"                      ranges instead: cpus:0-1)\n"
+"  --quiet             no progress on stderr and no table\n";
+
+static const char common_usage[] =
+"  --size BYTES        region per task per pass, K/M/G/T suffixes (default 100G)\n"
+"  --step BYTES        one fault every step (default 2M)\n"
+"  --fault kind        emulated (the only one yet)\n"
+"  --fault-ns NS       busy work per fault for the rest of the fault path (default 0)\n"
+"  --reps R            measured repetitions (default 5)\n"
+"  --warmup W          repetitions run first and not kept (default 1)\n"
+"  --min-ms MS         passes per repetition are chosen so it lasts this (default 200)\n"
+"  --counter-node N    NUMA node of the global counter (default: first task's node)\n"
+"  --topology FILE     an hwloc XML topology (run needs this machine's own)\n"
+"  --out DIR           results folder, new or empty (default results/<UTC time>-<host>)\n"
+"  -h, --help          this text\n";
+
+static const struct option run_options[] = {
+	{ "strategy", required_argument, NULL, OPT_STRATEGY },
+	{ "strategies", required_argument, NULL, OPT_STRATEGY },
+	{ "tasks", required_argument, NULL, OPT_TASKS },
+	{ "task-kind", required_argument, NULL, OPT_TASK_KIND },
+	{ "task-kinds", required_argument, NULL, OPT_TASK_KIND },
+	{ "placement", required_argument, NULL, OPT_PLACEMENT },
+	{ "placements", required_argument, NULL, OPT_PLACEMENT },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "step", required_argument, NULL, OPT_STEP },
+	{ "fault", required_argument, NULL, OPT_FAULT },
+	{ "fault-ns", required_argument, NULL, OPT_FAULT_NS },
+	{ "reps", required_argument, NULL, OPT_REPS },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "min-ms", required_argument, NULL, OPT_MIN_MS },
+	{ "counter-node", required_argument, NULL, OPT_COUNTER_NODE },
+	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "summary", no_argument, NULL, OPT_SUMMARY },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* which long options a subcommand takes: the rest are refused by name */
+static bool option_allowed(const char *cmd, const char *name)
+{
+	static const char *const sweep_only[] = { "strategies", "task-kinds", "placements",
+						  NULL };
+	static const char *const run_only[] = { "strategy", "task-kind", "placement", NULL };
+	static const char *const topo_ok[] = { "tasks", "placement", "topology", "summary",
+					       "help", NULL };
+	const char *const *list;
+
+	if (!strcmp(cmd, "topo")) {
+		for (list = topo_ok; *list; list++)
+			if (!strcmp(*list, name))
+				return true;
+		return false;
+	}
+	if (!strcmp(name, "summary"))
+		return false;
+	for (list = !strcmp(cmd, "run") ? sweep_only : run_only; *list; list++)
+		if (!strcmp(*list, name))
+			return false;
+	return true;
+}
+
+static int parse_size_opt(const char *opt, const char *arg, unsigned long long *out)
+{
+	const char *why;
+
+	if (zf_parse_size(arg, out, &why))
+		return bad(opt, arg, why);
+	if (!*out)
+		return bad(opt, arg, "must be at least 1 byte");
+	return 0;
+}
+
+static int parse_num_opt(const char *opt, const char *arg, unsigned long min,
+			 unsigned long max, unsigned long *out)
+{
+	const char *why;
+
+	return zf_parse_ulong(arg, min, max, out, &why) ? bad(opt, arg, why) : 0;
+}
+
+static int parse_options(const char *cmd, int argc, char **argv, struct options *o,
+			 const char *usage)
+{
+	unsigned long v;
+	int c, idx, err;
+
+	o->sw.size = 100ULL << 30;
+	o->sw.step = 2ULL << 20;
+	o->sw.reps = 5;
+	o->sw.warmup = 1;
+	o->sw.min_ms = 200;
+	o->sw.counter_node = -1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", run_options, &idx)) != -1) {
+		char name[64];
+
+		if (c == '?') {
+			fprintf(stderr, "hzfbench: %s: %s: %s\n", cmd, argv[optind - 1],
+				optopt ? "needs a value" : "unknown option");
+			return 2;
+		}
+		if (c == 'h') {
+			printf("%s%s", usage, common_usage);
+			exit(0);
+		}
+		snprintf(name, sizeof(name), "%s", run_options[idx].name);
+		if (!option_allowed(cmd, name)) {
+			fprintf(stderr, "hzfbench: %s: --%s: not an option of %s\n", cmd, name, cmd);
+			return 2;
+		}
+		err = 0;
+		switch (c) {
+		case OPT_STRATEGY: o->strategies = optarg; break;
+		case OPT_TASKS: o->tasks = optarg; break;
+		case OPT_TASK_KIND: o->task_kinds = optarg; break;
+		case OPT_PLACEMENT: o->placements = optarg; break;
+		case OPT_TOPOLOGY: o->topology = optarg; break;
+		case OPT_OUT:
+			if (!*optarg)
+				return bad("--out", "\"\"", "empty folder name");
+			o->sw.out = optarg;
+			break;
+		case OPT_QUIET: o->sw.quiet = true; break;
+		case OPT_SUMMARY: o->summary = true; break;
+		case OPT_SIZE:
+			o->size_arg = optarg;
+			err = parse_size_opt("--size", optarg, &o->sw.size);
+			break;
+		case OPT_STEP:
+			o->step_arg = optarg;
+			err = parse_size_opt("--step", optarg, &o->sw.step);
+			break;
+		case OPT_FAULT:
+			if (strcmp(optarg, "emulated"))
+				return bad("--fault", optarg, "not a fault mode (emulated)");
+			break;
+		case OPT_FAULT_NS:
+			err = parse_num_opt("--fault-ns", optarg, 0, 10000000, &o->sw.fault_ns);
+			break;
+		case OPT_REPS:
+			err = parse_num_opt("--reps", optarg, 1, 100000, &o->sw.reps);
+			break;
+		case OPT_WARMUP:
+			err = parse_num_opt("--warmup", optarg, 0, 100000, &o->sw.warmup);
+			break;
+		case OPT_MIN_MS:
+			err = parse_num_opt("--min-ms", optarg, 0, 3600000, &o->sw.min_ms);
+			break;
+		case OPT_COUNTER_NODE:
+			err = parse_num_opt("--counter-node", optarg, 0, 4095, &v);
+			if (!err && (long)v > zf_numa_max_node()) {
+				char why[64];
+
+				snprintf(why, sizeof(why), "no such NUMA node (this machine has 0-%d)",
+					 zf_numa_max_node());
+				err = bad("--counter-node", optarg, why);
+			}
+			o->sw.counter_node = v;
+			break;
+		}
+		if (err)
+			return err;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "hzfbench: %s: %s: unexpected argument\n", cmd, argv[optind]);
+		return 2;
+	}
+	if (o->sw.step > o->sw.size)
+		return bad("--size", o->size_arg ? o->size_arg : "100G", "smaller than --step");
+	if (o->sw.size / o->sw.step > MAX_FAULTS_PER_PASS) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "%llu faults per pass, more than %lu",
+			 o->sw.size / o->sw.step, MAX_FAULTS_PER_PASS);
+		return bad("--step", o->step_arg ? o->step_arg : "2M", why);
+	}
+	return 0;
+}
+
+static int parse_strategies(struct options *o, const char *def)
+{
+	const char *list = o->strategies ? o->strategies : def, *why;
+	char *buf, **words;
+	size_t i, n;
+
+	if (zf_split_list(list, &buf, &words, &n, &why))
+		return bad("--strategies", list, why);
+	o->sw.strategies = calloc(n, sizeof(*o->sw.strategies));
+	for (i = 0; i < n; i++) {
+		o->sw.strategies[i] = zf_strategy_find(words[i]);
+		if (!o->sw.strategies[i]) {
+			fprintf(stderr, "hzfbench: --strateg%s: %s: not a strategy (global, mmflag, persistent)\n",
+				o->strategies && n == 1 ? "y" : "ies", words[i]);
+			return 2;
+		}
+	}
+	o->sw.nstrategies = n;
+	free(words);
+	free(buf);
+	return 0;
+}
+
+static int parse_kinds(struct options *o, const char *def)
+{
+	const char *list = o->task_kinds ? o->task_kinds : def, *why;
+	char *buf, **words;
+	size_t i, n;
+
+	if (zf_split_list(list, &buf, &words, &n, &why))
+		return bad("--task-kinds", list, why);
+	o->sw.kinds = calloc(n, sizeof(*o->sw.kinds));
+	for (i = 0; i < n; i++)
+		if (zf_task_kind_parse(words[i], &o->sw.kinds[i]))
+			return bad("--task-kind", words[i], "not a task kind (thread, process)");
+	o->sw.nkinds = n;
+	free(words);
+	free(buf);
+	return 0;
+}
+
+static int parse_placements(struct options *o, const char *def, bool single)
+{
+	const char *list = o->placements ? o->placements : def, *why;
+	char *buf, **words;
+	size_t i, n;
+
+	if (single) {
+		/* run's --placement is one value: cpus:0,2 keeps its comma */
+		buf = strdup(list);
+		words = calloc(1, sizeof(*words));
+		words[0] = buf;
+		n = 1;
+	} else if (zf_split_list(list, &buf, &words, &n, &why)) {
+		return bad("--placements", list, why);
+	}
+	for (i = 0; i < n; i++)
+		if (zf_placement_check(words[i], &why))
+			return bad("--placement", words[i], why);
+	o->sw.placements = words;
+	o->sw.nplacements = n;
+	return 0;
+}
+
+static int parse_tasks(struct options *o, struct zf_topo *topo, bool single)
+{
+	const char *list = o->tasks ? o->tasks : single ? "1" : "pow2", *why;
+	unsigned long one;
+
+	if (single) {
+		if (zf_parse_ulong(list, 1, MAX_TASKS, &one, &why))
+			return bad("--tasks", list, why);
+		o->sw.tasks = malloc(sizeof(long));
+		o->sw.tasks[0] = one;
+		o->sw.ntasks = 1;
+		return 0;
+	}
+	if (zf_parse_int_list(list, 1, MAX_TASKS, topo->pus, &o->sw.tasks, &o->sw.ntasks, &why))
+		return bad("--tasks", list, why);
+	return 0;
+}
+
+static int open_topology(struct options *o, struct zf_topo *topo, bool must_run)
+{
+	char why[512];
+
+	if (zf_topo_open(topo, o->topology, why, sizeof(why))) {
+		fprintf(stderr, "hzfbench: --topology: %s\n", why);
+		return 2;
+	}
+	if (must_run && !topo->thissystem) {
+		fprintf(stderr, "hzfbench: topology: %s: not this machine; plan with `hzfbench topo`, run on the real one\n",
+			topo->source);
+		zf_topo_close(topo);
+		return 2;
+	}
+	return 0;
+}
+
+static int cmd_sweep_or_run(int argc, char **argv, bool single)
+{
+	const char *cmd = single ? "run" : "sweep";
+	struct options o = { 0 };
+	struct zf_topo topo;
+	int err;
+
+	err = parse_options(cmd, argc, argv, &o, single ? run_usage : sweep_usage);
+	if (!err)
+		err = parse_strategies(&o, single ? "global" : "global,mmflag,persistent");
+	if (!err)
+		err = parse_kinds(&o, single ? "thread" : "thread,process");
+	if (!err)
+		err = parse_placements(&o, "compact", single);
+	if (err)
+		return err;
+	if (single && (o.sw.nstrategies != 1 || o.sw.nkinds != 1))
+		return bad(o.sw.nstrategies != 1 ? "--strategy" : "--task-kind",
+			   o.sw.nstrategies != 1 ? o.strategies : o.task_kinds,
+			   "run takes one value; use sweep for lists");
+	err = open_topology(&o, &topo, true);
+	if (err)
+		return err;
+	err = parse_tasks(&o, &topo, single);
+	if (!err) {
+		o.sw.argc = argc;
+		o.sw.argv = argv;
+		err = zf_sweep_run(&o.sw, &topo);
+	}
+	zf_topo_close(&topo);
+	return err;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	return cmd_sweep_or_run(argc, argv, true);
+}
+
+static int cmd_sweep(int argc, char **argv)
+{
+	return cmd_sweep_or_run(argc, argv, false);
+}
+
+static const char topo_usage[] =
+"usage: hzfbench topo [--placement P --tasks N] [--topology FILE.xml] [--summary]\n"
+"  Print the machine (or HWLOC_SYNTHETIC's, or FILE's) and the PUs a placement\n"
+"  gives each task, without running anything.\n"
+"  --summary           one line: packages=N numa_nodes=N cores=N pus=N\n";
+
+static int cmd_topo(int argc, char **argv)
+{
+	struct options o = { 0 };
+	struct zf_topo topo;
+	struct zf_plan plan;
+	const char *why;
+	char reason[256];
+	unsigned long n = 0;
+	int err;
+
+	err = parse_options("topo", argc, argv, &o, topo_usage);
+	if (err)
+		return err;
+	if (o.tasks && zf_parse_ulong(o.tasks, 1, MAX_TASKS, &n, &why))
+		return bad("--tasks", o.tasks, why);
+	if (o.placements && zf_placement_check(o.placements, &why))
+		return bad("--placement", o.placements, why);
+	err = open_topology(&o, &topo, false);
+	if (err)
+		return err;
+	if (o.summary) {
+		printf("packages=%d numa_nodes=%d cores=%d pus=%d\n", topo.packages,
+		       topo.numa_nodes, topo.cores, topo.pus);
+		zf_topo_close(&topo);
+		return 0;
+	}
+	zf_topo_print(&topo, stdout);
+	if (o.placements || o.tasks) {
+		const char *placement = o.placements ? o.placements : "compact";
+
+		if (!n) {
+			n = zf_placement_capacity(&topo, placement, reason, sizeof(reason));
+			if ((int)n < 0) {
+				zf_topo_close(&topo);
+				return bad("--placement", placement, reason);
+			}
+			if (!n)
+				n = 1;
+		}
+		if (zf_plan_make(&topo, placement, n, &plan, reason, sizeof(reason))) {
+			zf_topo_close(&topo);
+			fprintf(stderr, "hzfbench: --tasks: %lu: %s\n", n, reason);
+			return 2;
+		}
+		zf_plan_print(&plan, stdout);
+		zf_plan_free(&plan);
+	}
+	zf_topo_close(&topo);
+	return 0;
+}
+
+static int cmd_probe(int argc, char **argv)
+{
+	struct zf_probe p;
+
+	if (argc > 1) {
+		if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+			printf("usage: hzfbench probe\n"
+			       "  Measure the reference loops a run is read against: a bare\n"
+			       "  atomic_inc_not_zero() CAS loop on one line, a pointer read, and\n"
+			       "  the busy-work calibration. Medians of 7 rounds.\n");
+			return 0;
+		}
+		fprintf(stderr, "hzfbench: probe: %s: unexpected argument\n", argv[1]);
+		return 2;
+	}
+	zf_probe_measure(&p);
+	printf("inc_not_zero_ns    %.3f\npointer_read_ns    %.3f\nbusy_iters_per_ns  %.4f\n",
+	       p.inc_not_zero_ns, p.pointer_read_ns, p.busy_iters_per_ns);
+	return 0;
+}
+
+static int cmd_show(int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: hzfbench show DIR\n"
+		       "  Print DIR/summary.csv as a table, with the contention ratios.\n");
+		return 0;
+	}
+	if (argc != 2) {
+		fprintf(stderr, "hzfbench: show: needs one results folder\n");
+		return 2;
+	}
+	return zf_show(argv[1], stdout) ? 1 : 0;
+}
+
+static int cmd_strategies(int argc, char **argv)
+{
+	const struct zf_strategy *const *s;
+
+	(void)argc;
+	(void)argv;
+	for (s = zf_strategies; *s; s++)
+		printf("%-11s %s\n", (*s)->name, (*s)->summary);
+	return 0;
+}
+
+struct subcommand {
+	const char *name;
+	const char *summary;
+	int (*fn)(int argc, char **argv);
+};
+
+static const struct subcommand subcommands[] = {
+	{ "run",	"one configuration into a results folder",		cmd_run },
+	{ "sweep",	"every configuration of lists into one results folder",	cmd_sweep },
+	{ "topo",	"the machine and the PUs a placement gives, nothing run", cmd_topo },
+	{ "show",	"a results folder's summary as a table",		cmd_show },
+	{ "probe",	"reference loops: bare inc_not_zero, pointer read",	cmd_probe },
+	{ "strategies",	"the strategies and what each models",			cmd_strategies },
+	{ NULL, NULL, NULL },
+};
+
+static void usage(FILE *out)
+{
+	const struct subcommand *c;
+
+	fprintf(out, "usage: hzfbench <subcommand> [options]   (hzfbench <subcommand> --help)\n");
+	for (c = subcommands; c->name; c++)
+		fprintf(out, "  %-11s %s\n", c->name, c->summary);
+	fprintf(out, "  --version   print the version\n");
+}
+
+int main(int argc, char **argv)
+{
+	const struct subcommand *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("hzfbench %s\n", HZF_VERSION);
+		return 0;
+	}
+	for (c = subcommands; c->name; c++)
+		if (!strcmp(argv[1], c->name))
+			return c->fn(argc - 1, argv + 1);
+	fprintf(stderr, "hzfbench: %s: not a subcommand (hzfbench --help)\n", argv[1]);
+	return 2;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * From what each task did to the figures of a repetition, and from
+ * repetitions to a configuration's summary (usemem's convention: a run is as
+ * fast as its slowest task).
+ */
+#ifndef HZF_METRICS_H
+#define HZF_METRICS_H
+
+#include "runner.h"
+
+struct zf_rep_metrics {
+	uint64_t faults;		/* all tasks */
+	double ns_per_fault;		/* slowest task's fault phase / its faults */
+	double faults_per_sec;		/* all tasks' faults / slowest task's fault phase */
+	double teardown_ns_per_fault;	/* slowest task's teardown / its faults */
+	double fairness_min_max;	/* slowest task's fault rate / fastest's */
+};
+
+struct zf_summary {
+	unsigned int reps;
+	double ns_per_fault_median, ns_per_fault_min, ns_per_fault_max, ns_per_fault_stddev;
+	double faults_per_sec_median;
+	double teardown_ns_per_fault_median;
+	double fairness_min_max_median;
+};
+
+void zf_rep_metrics(const struct zf_task_sample *tasks, int ntasks, struct zf_rep_metrics *m);
+void zf_summarize(const struct zf_rep_metrics *reps, unsigned int n, struct zf_summary *s);
+
+#endif

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Parsers for user input: see parse.h. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+static int parse_digits(const char **p, unsigned long long *out, const char **why)
+{
+	unsigned long long v = 0;
+	const char *s = *p;
+
+	if (!isdigit((unsigned char)*s)) {
+		*why = "not a number";
+		return -EINVAL;
+	}
+	for (; isdigit((unsigned char)*s); s++) {
+		unsigned d = *s - '0';
+
+		if (v > (ULLONG_MAX - d) / 10) {
+			*why = "too large";
+			return -EINVAL;
+		}
+		v = v * 10 + d;
+	}
+	*p = s;
+	*out = v;
+	return 0;
+}
+
+int zf_parse_size(const char *s, unsigned long long *out, const char **why)
+{
+	unsigned long long v;
+	unsigned shift = 0;
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p)) {
+		*why = "not a size (a number with an optional K, M, G or T)";
+		return -EINVAL;
+	}
+	if (parse_digits(&p, &v, why))
+		return -EINVAL;
+	switch (*p) {
+	case 'k': case 'K': shift = 10; p++; break;
+	case 'm': case 'M': shift = 20; p++; break;
+	case 'g': case 'G': shift = 30; p++; break;
+	case 't': case 'T': shift = 40; p++; break;
+	}
+	if (shift && (!strcmp(p, "iB") || !strcmp(p, "B")))
+		p += strlen(p);
+	else if (!shift && !strcmp(p, "B"))
+		p++;
+	if (*p) {
+		*why = "not a size (a number with an optional K, M, G or T)";
+		return -EINVAL;
+	}
+	if (shift && v > (ULLONG_MAX >> shift)) {
+		*why = "too large";
+		return -EINVAL;
+	}
+	*out = v << shift;
+	return 0;
+}
+
+int zf_parse_ulong(const char *s, unsigned long min, unsigned long max,
+		   unsigned long *out, const char **why)
+{
+	unsigned long long v;
+	const char *p = s;
+
+	if (parse_digits(&p, &v, why))
+		return -EINVAL;
+	if (*p) {
+		*why = "not a number";
+		return -EINVAL;
+	}
+	if (v < min || v > max) {
+		*why = v < min ? "too small" : "too large";
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+struct long_vec {
+	long *v;
+	size_t n, cap;
+};
+
+static int vec_push(struct long_vec *vec, long x)
+{
+	if (vec->n == vec->cap) {
+		size_t cap = vec->cap ? vec->cap * 2 : 16;
+		long *v = realloc(vec->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		vec->v = v;
+		vec->cap = cap;
+	}
+	vec->v[vec->n++] = x;
+	return 0;
+}
+
+/* one item of an int list: N, A-B, pow2 or all */
+static int parse_item(const char *item, long min, long max, long ncpus,
+		      struct long_vec *vec, const char **why)
+{
+	unsigned long long a, b;
+	const char *p = item;
+	long x;
+
+	if (ncpus > 0 && !strcmp(item, "all")) {
+		a = 1;
+		b = ncpus;
+	} else if (ncpus > 0 && !strcmp(item, "pow2")) {
+		for (x = 1; x < ncpus; x *= 2)
+			if (x >= min && x <= max && vec_push(vec, x))
+				return -ENOMEM;
+		return ncpus >= min && ncpus <= max ? vec_push(vec, ncpus) : 0;
+	} else {
+		if (parse_digits(&p, &a, why))
+			return -EINVAL;
+		b = a;
+		if (*p == '-') {
+			p++;
+			if (parse_digits(&p, &b, why))
+				return -EINVAL;
+		}
+		if (*p) {
+			*why = ncpus > 0 ? "not a number, range (A-B), pow2 or all" :
+					   "not a number or range (A-B)";
+			return -EINVAL;
+		}
+		if (b < a) {
+			*why = "range ends before it starts";
+			return -EINVAL;
+		}
+	}
+	if (a < (unsigned long long)min || b > (unsigned long long)max) {
+		*why = a < (unsigned long long)min ? "too small" : "too large";
+		return -EINVAL;
+	}
+	for (x = a; x <= (long)b; x++)
+		if (vec_push(vec, x))
+			return -ENOMEM;
+	return 0;
+}
+
+int zf_parse_int_list(const char *s, long min, long max, long ncpus,
+		      long **out, size_t *n, const char **why)
+{
+	struct long_vec vec = { 0 };
+	char *buf, **items;
+	size_t i, j, nitems;
+	int err;
+
+	err = zf_split_list(s, &buf, &items, &nitems, why);
+	if (err)
+		return err;
+	for (i = 0; i < nitems && !err; i++)
+		err = parse_item(items[i], min, max, ncpus, &vec, why);
+	free(items);
+	free(buf);
+	if (!err && !vec.n) {
+		*why = "empty";
+		err = -EINVAL;
+	}
+	if (err) {
+		if (err == -ENOMEM)
+			*why = "out of memory";
+		free(vec.v);
+		return -EINVAL;
+	}
+	qsort(vec.v, vec.n, sizeof(long), cmp_long);
+	for (i = j = 0; i < vec.n; i++)
+		if (!j || vec.v[j - 1] != vec.v[i])
+			vec.v[j++] = vec.v[i];
+	*out = vec.v;
+	*n = j;
+	return 0;
+}
+
+int zf_split_list(const char *s, char **buf, char ***out, size_t *n, const char **why)
+{
+	size_t count = 1, i = 0;
+	char *copy, *p, **words;
+
+	if (!*s) {
+		*why = "empty";
+		return -EINVAL;
+	}
+	for (p = (char *)s; *p; p++)
+		count += *p == ',';
+	copy = strdup(s);
+	words = calloc(count, sizeof(*words));
+	if (!copy || !words) {
+		free(copy);
+		free(words);
+		*why = "out of memory";
+		return -EINVAL;
+	}
+	for (p = copy; ; p++) {
+		char *comma = strchr(p, ',');
+
+		if (comma)
+			*comma = '\0';
+		if (!*p) {
+			free(copy);
+			free(words);
+			*why = "empty item in list";
+			return -EINVAL;
+		}
+		words[i++] = p;
+		if (!comma)
+			break;
+		p = comma;
+	}
+	*buf = copy;
+	*out = words;
+	*n = i;
+	return 0;
+}

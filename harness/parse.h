@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Parsers for every value a user types: sizes, bounded integers, lists of
+ * task counts and CPUs, lists of names. Each returns 0 or -EINVAL with a
+ * short reason (a string constant) for the one-line error main prints.
+ */
+#ifndef HZF_PARSE_H
+#define HZF_PARSE_H
+
+#include <stddef.h>
+
+/* 4096, 4K, 2M, 100G, 1T (binary multiples; an optional trailing B or iB) */
+int zf_parse_size(const char *s, unsigned long long *out, const char **why);
+/* a decimal integer in [min, max] */
+int zf_parse_ulong(const char *s, unsigned long min, unsigned long max,
+		   unsigned long *out, const char **why);
+
+/*
+ * A list of integers: items separated by commas, each N or A-B. With
+ * `ncpus` > 0, the words `pow2` (1, 2, 4, ... and ncpus) and `all`
+ * (1..ncpus) are taken too. The result is sorted with duplicates removed;
+ * every value is in [min, max]. *out is malloc()ed.
+ */
+int zf_parse_int_list(const char *s, long min, long max, long ncpus,
+		      long **out, size_t *n, const char **why);
+
+/* comma-separated words; *out is malloc()ed, the words point into *buf */
+int zf_split_list(const char *s, char **buf, char ***out, size_t *n, const char **why);
+
+#endif

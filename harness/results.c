@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Results files: see results.h and results/README.md. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "../bench/strategy.h"
+#include "metrics.h"
+#include "numa.h"
+#include "results.h"
+
+#ifndef HZF_VERSION
+#define HZF_VERSION "0.1"
+#endif
+#ifndef HZF_GIT_REV
+#define HZF_GIT_REV "unknown"
+#endif
+
+#define KEY_COLUMNS "strategy,fault,task_kind,tasks,placement,step,faults_per_pass"
+
+void zf_utc_time(char *buf, size_t len, bool compact)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, len, compact ? "%Y%m%dT%H%M%SZ" : "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX], *p;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static bool dir_is_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	bool empty = true;
+
+	if (!d)
+		return false;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = false;
+	closedir(d);
+	return empty;
+}
+
+int zf_results_dir(const char *out, char *dir, size_t len, char *why, size_t whylen)
+{
+	struct stat st;
+	int err;
+
+	if (!out) {
+		struct zf_sysinfo si;
+		char stamp[32];
+
+		zf_sysinfo_read(&si);
+		zf_utc_time(stamp, sizeof(stamp), true);
+		snprintf(dir, len, "results/%s-%s", stamp, si.host);
+	} else if (snprintf(dir, len, "%s", out) >= (int)len || !*out) {
+		snprintf(why, whylen, "not a usable folder name");
+		return -EINVAL;
+	}
+	if (!stat(dir, &st)) {
+		if (!S_ISDIR(st.st_mode)) {
+			snprintf(why, whylen, "exists and is not a folder");
+			return -EEXIST;
+		}
+		if (!dir_is_empty(dir)) {
+			snprintf(why, whylen, "exists and is not empty");
+			return -EEXIST;
+		}
+	}
+	err = mkdir_p(dir);
+	if (err)
+		snprintf(why, whylen, "%s", strerror(-err));
+	return err;
+}
+
+static int write_buf(struct zf_results *r, const char *name, struct zf_buf *b,
+		     char *why, size_t len)
+{
+	int err = b->oom ? -ENOMEM : zf_write_atomic(r->dir, name, b->text ? b->text : "",
+						     b->len);
+
+	if (err)
+		snprintf(why, len, "%s/%s: %s", r->dir, name, strerror(-err));
+	return err;
+}
+
+static void json_kv(struct zf_buf *b, const char *key, const char *value, bool comma)
+{
+	zf_buf_printf(b, "  ");
+	zf_buf_json_str(b, key);
+	zf_buf_printf(b, ": ");
+	zf_buf_json_str(b, value);
+	zf_buf_printf(b, "%s\n", comma ? "," : "");
+}
+
+static int write_meta(struct zf_results *r, bool complete, const char *end_time,
+		      char *why, size_t len)
+{
+	const struct zf_sysinfo *si = &r->si;
+	struct zf_buf b = { 0 };
+	int i, err;
+
+	zf_buf_printf(&b, "{\n");
+	json_kv(&b, "hzfbench_version", HZF_VERSION, true);
+	json_kv(&b, "git_revision", HZF_GIT_REV, true);
+	json_kv(&b, "compiler", __VERSION__, true);
+	json_kv(&b, "host", si->host, true);
+	json_kv(&b, "cpu_model", si->cpu_model, true);
+	json_kv(&b, "machine", si->machine, true);
+	zf_buf_printf(&b, "  \"online_cpus\": %ld,\n", si->online_cpus);
+	json_kv(&b, "kernel_release", si->kernel_release, true);
+	json_kv(&b, "kernel_version", si->kernel_version, true);
+	zf_buf_printf(&b, "  \"thp\": {\"enabled\": ");
+	zf_buf_json_str(&b, si->thp_enabled);
+	zf_buf_printf(&b, ", \"defrag\": ");
+	zf_buf_json_str(&b, si->thp_defrag);
+	zf_buf_printf(&b, ", \"use_zero_page\": ");
+	zf_buf_json_str(&b, si->thp_use_zero_page);
+	zf_buf_printf(&b, "},\n");
+	json_kv(&b, "config_persistent_huge_zero_folio", si->persistent_huge_zero_folio, true);
+	json_kv(&b, "kernel_config_source", si->kernel_config_source, true);
+	zf_buf_printf(&b, "  \"topology\": {\"source\": ");
+	zf_buf_json_str(&b, r->topo->source);
+	zf_buf_printf(&b, ", \"packages\": %d, \"numa_nodes\": %d, \"cores\": %d, \"pus\": %d},\n",
+		      r->topo->packages, r->topo->numa_nodes, r->topo->cores, r->topo->pus);
+	zf_buf_printf(&b, "  \"libnuma\": {\"available\": %s, \"max_node\": %d},\n",
+		      zf_numa_available() ? "true" : "false", zf_numa_max_node());
+	zf_buf_printf(&b, "  \"probes\": {\"inc_not_zero_ns\": %.3f, \"pointer_read_ns\": %.3f, "
+		      "\"busy_iters_per_ns\": %.4f},\n", r->probe.inc_not_zero_ns,
+		      r->probe.pointer_read_ns, r->probe.busy_iters_per_ns);
+	zf_buf_printf(&b, "  \"command_line\": [");
+	for (i = 0; i < r->argc; i++) {
+		zf_buf_printf(&b, "%s", i ? ", " : "");
+		zf_buf_json_str(&b, r->argv[i]);
+	}
+	zf_buf_printf(&b, "],\n  \"options\": %s,\n", r->options.text ? r->options.text : "{}");
+	zf_buf_printf(&b, "  \"configurations\": %u,\n", r->nconfigs);
+	json_kv(&b, "start_time", r->start_time, true);
+	if (end_time)
+		json_kv(&b, "end_time", end_time, true);
+	zf_buf_printf(&b, "  \"complete\": %s\n}\n", complete ? "true" : "false");
+	err = write_buf(r, "meta.json", &b, why, len);
+	zf_buf_free(&b);
+	return err;
+}
+
+int zf_results_begin(struct zf_results *r, unsigned int nconfigs, char *why, size_t len)
+{
+	char path[PATH_MAX + 16];
+	int err;
+
+	r->configs = calloc(nconfigs ? nconfigs : 1, sizeof(*r->configs));
+	if (!r->configs) {
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	zf_sysinfo_read(&r->si);
+	zf_utc_time(r->start_time, sizeof(r->start_time), false);
+	err = write_meta(r, false, NULL, why, len);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/topology.xml", r->dir);
+	if (zf_topo_export_xml(r->topo, path)) {
+		snprintf(why, len, "%s: cannot be written", path);
+		return -EIO;
+	}
+	return 0;
+}
+
+static void key_fields(struct zf_buf *b, const struct zf_run_config *cfg)
+{
+	zf_buf_csv(b, cfg->strategy->name, 0);
+	zf_buf_printf(b, "emulated,%s,%d,", zf_task_kind_name(cfg->kind), cfg->plan->ntasks);
+	zf_buf_csv(b, cfg->plan->placement, 0);
+	zf_buf_printf(b, "%lu,%lu,", cfg->step, cfg->faults_per_pass);
+}
+
+static void *grow(void *p, size_t n, size_t size)
+{
+	return realloc(p, n * size);
+}
+
+int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_config *cfg,
+		   const struct zf_run_result *res, char *why, size_t len)
+{
+	struct zf_config_result *c = &r->configs[idx];
+	size_t n = res->ntasks, old = (size_t)c->reps * n, add = (size_t)res->reps * n, i;
+	struct zf_task_sample *samples = grow(c->samples, old + add, sizeof(*samples));
+	int *mm_node, *cpu_seen;
+
+	if (samples)
+		c->samples = samples;
+	mm_node = samples ? grow(c->mm_node, old + add, sizeof(int)) : NULL;
+	if (mm_node)
+		c->mm_node = mm_node;
+	cpu_seen = mm_node ? grow(c->cpu_seen, old + add, sizeof(int)) : NULL;
+	if (!cpu_seen) {
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	c->cpu_seen = cpu_seen;
+	if (!c->reps && !c->total.gets) {
+		c->cfg = *cfg;
+		c->passes = res->passes;
+		c->counter_node = res->counter_node;
+		if (idx >= r->nconfigs)
+			r->nconfigs = idx + 1;
+	}
+	memcpy(c->samples + old, res->samples, add * sizeof(*samples));
+	for (i = 0; i < add; i++) {
+		c->mm_node[old + i] = res->mm_node[i % n];
+		c->cpu_seen[old + i] = res->cpu_seen[i % n];
+	}
+	c->reps += res->reps;
+	zf_stats_add(&c->total, &res->total);
+	return 0;
+}
+
+static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_buf *summary,
+			struct zf_buf *counters, const struct zf_config_result *c)
+{
+	struct zf_rep_metrics *m = calloc(c->reps ? c->reps : 1, sizeof(*m));
+	const struct zf_run_config *cfg = &c->cfg;
+	const struct zf_plan *plan = cfg->plan;
+	const struct zf_stats *t = &c->total;
+	int ntasks = plan->ntasks, k;
+	struct zf_summary s;
+	unsigned int rep;
+
+	if (!m) {
+		samples->oom = 1;
+		return;
+	}
+	for (rep = 0; rep < c->reps; rep++) {
+		const struct zf_task_sample *ts = &c->samples[(size_t)rep * ntasks];
+
+		zf_rep_metrics(ts, ntasks, &m[rep]);
+		key_fields(samples, cfg);
+		zf_buf_printf(samples, "%u,%lu,%llu,%.3f,%.0f,%.3f,%.4f\n", rep, c->passes,
+			      (unsigned long long)m[rep].faults, m[rep].ns_per_fault,
+			      m[rep].faults_per_sec, m[rep].teardown_ns_per_fault,
+			      m[rep].fairness_min_max);
+		for (k = 0; k < ntasks; k++) {
+			size_t i = (size_t)rep * ntasks + k;
+
+			key_fields(tasks, cfg);
+			zf_buf_printf(tasks, "%u,%d,%d,%d,%d,%d,%llu,%llu,%llu\n", rep, k,
+				      plan->pu[k], plan->node[k], c->mm_node[i], c->cpu_seen[i],
+				      (unsigned long long)ts[k].faults,
+				      (unsigned long long)ts[k].fault_ns,
+				      (unsigned long long)ts[k].teardown_ns);
+		}
+	}
+	zf_summarize(m, c->reps, &s);
+	free(m);
+	key_fields(summary, cfg);
+	zf_buf_printf(summary, "%u,%.3f,%.3f,%.3f,%.3f,%.0f,%.3f,%.4f\n", s.reps,
+		      s.ns_per_fault_median, s.ns_per_fault_min, s.ns_per_fault_max,
+		      s.ns_per_fault_stddev, s.faults_per_sec_median,
+		      s.teardown_ns_per_fault_median, s.fairness_min_max_median);
+	key_fields(counters, cfg);
+	zf_buf_printf(counters, "%lu,%d,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%.4f\n",
+		      c->passes, c->counter_node, t->gets, t->puts, t->zaps, t->mm_exits,
+		      t->ref_gets, t->ref_puts, t->counter_touches, t->cas_retries, t->allocs,
+		      t->frees, t->alloc_races_lost, t->alloc_failures, t->shrinks, t->broken,
+		      t->gets ? (double)t->counter_touches / t->gets : 0.0);
+}
+
+int zf_results_write(struct zf_results *r, char *why, size_t len)
+{
+	struct zf_buf samples = { 0 }, tasks = { 0 }, summary = { 0 }, counters = { 0 };
+	unsigned int i;
+	int err;
+
+	zf_buf_printf(&samples, KEY_COLUMNS ",rep,passes,faults,ns_per_fault,faults_per_sec,"
+		      "teardown_ns_per_fault,fairness_min_max\n");
+	zf_buf_printf(&tasks, KEY_COLUMNS ",rep,task,pu,node,mm_node,cpu_seen,faults,"
+		      "fault_ns,teardown_ns\n");
+	zf_buf_printf(&summary, ZF_SUMMARY_COLUMNS "\n");
+	zf_buf_printf(&counters, KEY_COLUMNS ",passes,counter_node,gets,puts,zaps,mm_exits,"
+		      "ref_gets,ref_puts,counter_touches,cas_retries,allocs,frees,"
+		      "alloc_races_lost,alloc_failures,shrinks,broken,counter_touches_per_fault\n");
+	for (i = 0; i < r->nconfigs; i++)
+		if (r->configs[i].reps)
+			config_rows(&samples, &tasks, &summary, &counters, &r->configs[i]);
+	err = write_buf(r, "samples.csv", &samples, why, len);
+	if (!err)
+		err = write_buf(r, "tasks.csv", &tasks, why, len);
+	if (!err)
+		err = write_buf(r, "summary.csv", &summary, why, len);
+	if (!err)
+		err = write_buf(r, "counters.csv", &counters, why, len);
+	if (!err)
+		err = write_meta(r, false, NULL, why, len);
+	zf_buf_free(&samples);
+	zf_buf_free(&tasks);
+	zf_buf_free(&summary);
+	zf_buf_free(&counters);
+	return err;
+}
+
+int zf_results_end(struct zf_results *r, bool complete, char *why, size_t len)
+{
+	char end[32];
+
+	zf_utc_time(end, sizeof(end), false);
+	return write_meta(r, complete, end, why, len);
+}
+
+void zf_results_free(struct zf_results *r)
+{
+	unsigned int i;
+
+	for (i = 0; r->configs && i < r->nconfigs; i++) {
+		free(r->configs[i].samples);
+		free(r->configs[i].mm_node);
+		free(r->configs[i].cpu_seen);
+	}
+	free(r->configs);
+	r->configs = NULL;
+	zf_buf_free(&r->options);
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A results folder: meta.json, samples.csv, tasks.csv, summary.csv,
+ * counters.csv and topology.xml. Every file is rewritten whole (temporary
+ * name, fsync, rename) after each configuration, and meta.json says
+ * `complete: false` until the last one is in. Columns: results/README.md.
+ */
+#ifndef HZF_RESULTS_H
+#define HZF_RESULTS_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "../bench/probe.h"
+#include "buf.h"
+#include "runner.h"
+#include "sysinfo.h"
+#include "topo.h"
+
+#define ZF_SUMMARY_COLUMNS "strategy,fault,task_kind,tasks,placement,step,faults_per_pass," \
+	"reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev," \
+	"faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max"
+
+/* what has been kept of one configuration so far */
+struct zf_config_result {
+	struct zf_run_config cfg;
+	unsigned long passes;		/* per repetition, from the first run */
+	unsigned int reps;
+	struct zf_task_sample *samples;	/* reps x ntasks */
+	int *mm_node, *cpu_seen;	/* reps x ntasks: as seen in each rep's run */
+	int counter_node;
+	struct zf_stats total;		/* every run of it added up */
+};
+
+struct zf_results {
+	char dir[PATH_MAX];
+	char start_time[32];
+	int argc;
+	char **argv;
+	struct zf_sysinfo si;
+	struct zf_probe probe;
+	struct zf_topo *topo;
+	struct zf_buf options;		/* a JSON object of the parsed options */
+	struct zf_config_result *configs;
+	unsigned int nconfigs;		/* with at least one repetition kept */
+};
+
+/*
+ * Make the folder: `out`, or results/<UTC time>-<host> when NULL. An
+ * existing folder must be empty: nothing already there is overwritten.
+ */
+int zf_results_dir(const char *out, char *dir, size_t len, char *why, size_t whylen);
+/* meta.json (complete: false) and topology.xml; room for nconfigs */
+int zf_results_begin(struct zf_results *r, unsigned int nconfigs, char *why, size_t len);
+/* keep a run's repetitions as configuration idx's (in order of first use) */
+int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_config *cfg,
+		   const struct zf_run_result *res, char *why, size_t len);
+/* every CSV file rewritten from what is kept, and meta.json (complete: false) */
+int zf_results_write(struct zf_results *r, char *why, size_t len);
+/* meta.json with the end time and `complete` */
+int zf_results_end(struct zf_results *r, bool complete, char *why, size_t len);
+void zf_results_free(struct zf_results *r);
+
+void zf_utc_time(char *buf, size_t len, bool compact);
+
+#endif

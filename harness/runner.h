@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Start tasks (threads sharing one mm, or processes with one mm each), put
+ * them through one barrier per repetition, time each task's fault phase and
+ * teardown, collect, and check the strategy's invariants afterwards.
+ */
+#ifndef HZF_RUNNER_H
+#define HZF_RUNNER_H
+
+#include <stdint.h>
+
+#include "../bench/strategy.h"
+#include "topo.h"
+
+enum zf_task_kind { ZF_TASK_THREAD, ZF_TASK_PROCESS };
+
+const char *zf_task_kind_name(enum zf_task_kind kind);
+int zf_task_kind_parse(const char *s, enum zf_task_kind *kind);
+
+struct zf_run_config {
+	const struct zf_strategy *strategy;
+	enum zf_task_kind kind;
+	const struct zf_plan *plan;
+	unsigned long faults_per_pass;
+	unsigned long step;
+	unsigned long fault_ns;		/* busy work per fault */
+	double busy_iters_per_ns;	/* from zf_busy_calibrate() */
+	unsigned int reps, warmup;
+	unsigned long min_ms;		/* a repetition lasts at least this */
+	unsigned long passes;		/* per repetition; 0: calibrate to min_ms */
+	int counter_node;		/* -1: the first task's node */
+};
+
+/* what one task did in one repetition */
+struct zf_task_sample {
+	uint64_t fault_ns;
+	uint64_t teardown_ns;
+	uint64_t faults;
+};
+
+struct zf_run_result {
+	unsigned int reps;
+	unsigned long passes;		/* per repetition, after calibration */
+	int ntasks;
+	struct zf_task_sample *samples;	/* reps x ntasks */
+	int *mm_node;			/* per task: where its mm is; -1 unknown */
+	int *cpu_seen;			/* per task: sched_getcpu() at its end */
+	int counter_node;		/* where the counter's line is; -1 unknown */
+	struct zf_stats total;		/* every task's counters and the runner's */
+	char error[256];
+};
+
+/* 0, or -errno with res->error saying what happened */
+int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo,
+	   struct zf_run_result *res);
+void zf_run_result_free(struct zf_run_result *res);
+
+#endif

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run a sweep into one results folder. Configurations go in the order
+ * placement, task kind, task count, then strategy innermost.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../bench/probe.h"
+#include "results.h"
+#include "show.h"
+#include "sweep.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void progress(const struct zf_run_config *cfg, size_t done, size_t total, double t0)
+{
+	double elapsed = now_s() - t0;
+	long eta = done ? (long)(elapsed / done * (total - done) + 0.5) : -1;
+
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s %s x%d %s", done + 1, total, cfg->strategy->name,
+		zf_task_kind_name(cfg->kind), cfg->plan->ntasks, cfg->plan->placement);
+	if (eta >= 0)
+		fprintf(stderr, "  ETA %ld:%02ld", eta / 60, eta % 60);
+	fflush(stderr);
+}
+
+static void options_json(struct zf_results *r, const struct zf_sweep *sw)
+{
+	struct zf_buf *b = &r->options;
+	size_t i;
+
+	zf_buf_printf(b, "{\"size\": %llu, \"step\": %llu, \"fault\": \"emulated\", "
+		      "\"fault_ns\": %lu, \"reps\": %lu, \"warmup\": %lu, \"min_ms\": %lu, "
+		      "\"counter_node\": %d, \"strategies\": [", sw->size, sw->step,
+		      sw->fault_ns, sw->reps, sw->warmup, sw->min_ms, sw->counter_node);
+	for (i = 0; i < sw->nstrategies; i++)
+		zf_buf_printf(b, "%s\"%s\"", i ? ", " : "", sw->strategies[i]->name);
+	zf_buf_printf(b, "], \"task_kinds\": [");
+	for (i = 0; i < sw->nkinds; i++)
+		zf_buf_printf(b, "%s\"%s\"", i ? ", " : "", zf_task_kind_name(sw->kinds[i]));
+	zf_buf_printf(b, "], \"placements\": [");
+	for (i = 0; i < sw->nplacements; i++) {
+		zf_buf_printf(b, "%s", i ? ", " : "");
+		zf_buf_json_str(b, sw->placements[i]);
+	}
+	zf_buf_printf(b, "], \"tasks\": [");
+	for (i = 0; i < sw->ntasks; i++)
+		zf_buf_printf(b, "%s%ld", i ? ", " : "", sw->tasks[i]);
+	zf_buf_printf(b, "]}");
+}
+
+/* every plan is made before anything runs: a bad combination fails at once */
+static int make_plans(struct zf_sweep *sw, struct zf_topo *topo, struct zf_plan *plans)
+{
+	size_t p, t;
+	char why[256];
+
+	for (p = 0; p < sw->nplacements; p++) {
+		int capacity = zf_placement_capacity(topo, sw->placements[p], why, sizeof(why));
+
+		if (capacity < 0) {
+			fprintf(stderr, "hzfbench: --placement: %s: %s\n", sw->placements[p], why);
+			return -EINVAL;
+		}
+		for (t = 0; t < sw->ntasks; t++) {
+			if (zf_plan_make(topo, sw->placements[p], sw->tasks[t],
+					 &plans[p * sw->ntasks + t], why, sizeof(why))) {
+				fprintf(stderr, "hzfbench: --tasks: %ld: %s\n", sw->tasks[t], why);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+/* the configuration of index c, in sweep order (strategy innermost) */
+static void config_of(const struct zf_sweep *sw, struct zf_plan *plans, size_t c,
+		      double busy_iters_per_ns, struct zf_run_config *cfg)
+{
+	size_t s = c % sw->nstrategies, t = c / sw->nstrategies % sw->ntasks;
+	size_t k = c / sw->nstrategies / sw->ntasks % sw->nkinds;
+	size_t p = c / sw->nstrategies / sw->ntasks / sw->nkinds;
+
+	*cfg = (struct zf_run_config) {
+		.strategy = sw->strategies[s],
+		.kind = sw->kinds[k],
+		.plan = &plans[p * sw->ntasks + t],
+		.faults_per_pass = sw->size / sw->step,
+		.step = sw->step,
+		.fault_ns = sw->fault_ns,
+		.busy_iters_per_ns = busy_iters_per_ns,
+		.reps = 1,
+		.warmup = sw->warmup,
+		.min_ms = sw->min_ms,
+		.counter_node = sw->counter_node,
+	};
+}
+
+/*
+ * Rounds: repetition r of every configuration before repetition r + 1 of
+ * any, each a run of its own (start, warm-up, one repetition), so that a
+ * machine that drifts over the sweep drifts under every configuration alike.
+ * The first round calibrates each configuration's passes; later rounds reuse
+ * them, so every repetition of a configuration does the same work.
+ */
+int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
+{
+	size_t nplans = sw->nplacements * sw->ntasks;
+	size_t nconfigs = nplans * sw->nkinds * sw->nstrategies, total = nconfigs * sw->reps;
+	struct zf_plan *plans = calloc(nplans, sizeof(*plans));
+	struct zf_results r = { .topo = topo, .argc = sw->argc, .argv = sw->argv };
+	bool show_progress = !sw->quiet && isatty(STDERR_FILENO);
+	size_t c, rep, done = 0, i;
+	int ret = 1, failed = 0;
+	char why[512];
+	double t0;
+
+	if (!plans)
+		goto out;
+	if (make_plans(sw, topo, plans)) {
+		ret = 2;	/* a usage error, found before anything ran */
+		goto out;
+	}
+	if (zf_results_dir(sw->out, r.dir, sizeof(r.dir), why, sizeof(why))) {
+		fprintf(stderr, "hzfbench: --out: %s: %s\n", sw->out ? sw->out : r.dir, why);
+		goto out;
+	}
+	zf_probe_measure(&r.probe);
+	options_json(&r, sw);
+	if (zf_results_begin(&r, nconfigs, why, sizeof(why))) {
+		fprintf(stderr, "hzfbench: %s\n", why);
+		goto out;
+	}
+	t0 = now_s();
+	for (rep = 0; rep < sw->reps && !failed; rep++) {
+		for (c = 0; c < nconfigs && !failed; c++, done++) {
+			struct zf_run_config cfg;
+			struct zf_run_result res;
+
+			config_of(sw, plans, c, r.probe.busy_iters_per_ns, &cfg);
+			cfg.passes = rep ? r.configs[c].passes : 0;
+			if (show_progress)
+				progress(&cfg, done, total, t0);
+			if (zf_run(&cfg, topo, &res)) {
+				fprintf(stderr, "%shzfbench: %s %s x%d %s: %s\n",
+					show_progress ? "\n" : "", cfg.strategy->name,
+					zf_task_kind_name(cfg.kind), cfg.plan->ntasks,
+					cfg.plan->placement, res.error);
+				failed = 1;
+			} else if (zf_results_add(&r, c, &cfg, &res, why, sizeof(why))) {
+				fprintf(stderr, "\nhzfbench: %s\n", why);
+				failed = 1;
+			}
+			zf_run_result_free(&res);
+		}
+		if (!failed && zf_results_write(&r, why, sizeof(why))) {
+			fprintf(stderr, "hzfbench: %s\n", why);
+			failed = 1;
+		}
+	}
+	if (show_progress && !failed)
+		fprintf(stderr, "\r\033[K");
+	if (zf_results_end(&r, !failed, why, sizeof(why))) {
+		fprintf(stderr, "hzfbench: %s\n", why);
+		failed = 1;
+	}
+	if (!failed && !sw->quiet)
+		zf_show(r.dir, stdout);
+	printf("results: %s%s\n", r.dir, failed ? " (incomplete)" : "");
+	ret = failed;
+out:
+	for (i = 0; plans && i < nplans; i++)
+		zf_plan_free(&plans[i]);
+	free(plans);
+	zf_results_free(&r);
+	return ret;
+}

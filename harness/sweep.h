@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A sweep: every configuration of strategies x task kinds x placements x task counts. */
+#ifndef HZF_SWEEP_H
+#define HZF_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "runner.h"
+#include "topo.h"
+
+struct zf_sweep {
+	const struct zf_strategy **strategies;
+	size_t nstrategies;
+	enum zf_task_kind *kinds;
+	size_t nkinds;
+	char **placements;
+	size_t nplacements;
+	long *tasks;
+	size_t ntasks;
+	/* the same for every configuration */
+	unsigned long long size, step;
+	unsigned long fault_ns, reps, warmup, min_ms;
+	int counter_node;
+	const char *out;		/* NULL: results/<time>-<host> */
+	bool quiet;			/* no progress and no table */
+	int argc;
+	char **argv;
+};
+
+/* 0 when every configuration ran and passed its checks; 2 for a bad plan; else 1 */
+int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo);
+
+#endif

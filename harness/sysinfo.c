@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Machine and kernel facts for meta.json: see sysinfo.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "sysinfo.h"
+
+#define THP "/sys/kernel/mm/transparent_hugepage/"
+
+int zf_read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	buf[0] = '\0';
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return 0;
+}
+
+void zf_sysfs_choice(const char *text, char *out, size_t len)
+{
+	const char *open = strchr(text, '['), *close = open ? strchr(open, ']') : NULL;
+
+	if (open && close)
+		snprintf(out, len, "%.*s", (int)(close - open - 1), open + 1);
+	else
+		snprintf(out, len, "%s", text);
+}
+
+const char *zf_kconfig_value(const char *config, const char *name)
+{
+	char set[128], unset[128];
+	const char *line;
+
+	snprintf(set, sizeof(set), "CONFIG_%s=", name);
+	snprintf(unset, sizeof(unset), "# CONFIG_%s is not set", name);
+	for (line = config; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		if (!strncmp(line, set, strlen(set)))
+			return line[strlen(set)] == 'y' ? "y" : "n";
+		if (!strncmp(line, unset, strlen(unset)))
+			return "n";
+	}
+	return "unknown";
+}
+
+/* /proc/config.gz or /boot/config-RELEASE, whole, malloc()ed */
+static char *read_kernel_config(const char *release, char *source, size_t len)
+{
+	char path[256];
+	size_t cap = 1 << 20, used = 0;
+	char *text = malloc(cap);
+	gzFile gz;
+	int n;
+
+	if (!text)
+		return NULL;
+	snprintf(path, sizeof(path), "/proc/config.gz");
+	gz = gzopen(path, "rb");
+	if (!gz) {
+		snprintf(path, sizeof(path), "/boot/config-%s", release);
+		gz = gzopen(path, "rb");	/* zlib reads plain files too */
+	}
+	if (!gz) {
+		free(text);
+		return NULL;
+	}
+	while ((n = gzread(gz, text + used, cap - used - 1)) > 0) {
+		used += n;
+		if (used + 1 == cap) {
+			char *bigger = realloc(text, cap * 2);
+
+			if (!bigger)
+				break;
+			text = bigger;
+			cap *= 2;
+		}
+	}
+	gzclose(gz);
+	text[used] = '\0';
+	snprintf(source, len, "%s", path);
+	return text;
+}
+
+static void read_cpu_model(char *out, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(out, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon || strncmp(line, "model name", 10))
+			continue;
+		colon++;
+		while (*colon == ' ' || *colon == '\t')
+			colon++;
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(out, len, "%s", colon);
+		break;
+	}
+	fclose(f);
+}
+
+static void read_thp(const char *knob, char *out, size_t len)
+{
+	char path[128], text[256];
+
+	snprintf(path, sizeof(path), THP "%s", knob);
+	if (zf_read_file(path, text, sizeof(text)))
+		out[0] = '\0';
+	else
+		zf_sysfs_choice(text, out, len);
+}
+
+void zf_sysinfo_read(struct zf_sysinfo *si)
+{
+	struct utsname u;
+	char *config;
+
+	memset(si, 0, sizeof(*si));
+	if (!uname(&u)) {
+		snprintf(si->host, sizeof(si->host), "%s", u.nodename);
+		snprintf(si->machine, sizeof(si->machine), "%s", u.machine);
+		snprintf(si->kernel_release, sizeof(si->kernel_release), "%s", u.release);
+		snprintf(si->kernel_version, sizeof(si->kernel_version), "%s", u.version);
+	}
+	read_cpu_model(si->cpu_model, sizeof(si->cpu_model));
+	read_thp("enabled", si->thp_enabled, sizeof(si->thp_enabled));
+	read_thp("defrag", si->thp_defrag, sizeof(si->thp_defrag));
+	read_thp("use_zero_page", si->thp_use_zero_page, sizeof(si->thp_use_zero_page));
+	config = read_kernel_config(si->kernel_release, si->kernel_config_source,
+				    sizeof(si->kernel_config_source));
+	snprintf(si->persistent_huge_zero_folio, sizeof(si->persistent_huge_zero_folio), "%s",
+		 config ? zf_kconfig_value(config, "PERSISTENT_HUGE_ZERO_FOLIO") : "unknown");
+	free(config);
+	si->online_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What the results need to say about the machine and kernel they came from. */
+#ifndef HZF_SYSINFO_H
+#define HZF_SYSINFO_H
+
+#include <stddef.h>
+
+struct zf_sysinfo {
+	char host[256];
+	char cpu_model[256];
+	char machine[72];
+	char kernel_release[128];
+	char kernel_version[256];
+	/* the selected value of each THP knob; "" where it cannot be read */
+	char thp_enabled[32], thp_defrag[32], thp_use_zero_page[16];
+	/* CONFIG_PERSISTENT_HUGE_ZERO_FOLIO: "y", "n", or "unknown" */
+	char persistent_huge_zero_folio[16];
+	char kernel_config_source[272];	/* where it was read, or "" */
+	long online_cpus;
+};
+
+void zf_sysinfo_read(struct zf_sysinfo *si);
+
+/* the whole of a small file, NUL-terminated and without a final newline; -errno */
+int zf_read_file(const char *path, char *buf, size_t len);
+/* "always [madvise] never" -> "madvise"; the text itself when there is no [] */
+void zf_sysfs_choice(const char *text, char *out, size_t len);
+/* "y", "n" or "unknown" for CONFIG_<name> in a kernel .config text */
+const char *zf_kconfig_value(const char *config, const char *name);
+
+#endif

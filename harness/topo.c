@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Placement on hwloc's view of the machine.
+ *
+ * compact: the first PU of every core, package by package, then the second
+ *          PU of every core, and so on: SMT siblings last.
+ * scatter: round-robin over NUMA nodes (over packages where there is one
+ *          node), taking nodes of alternate packages in turn; within a
+ *          node, in compact order.
+ * node:N:  the PUs of NUMA node N, in compact order.
+ * cpus:L:  the PUs of the list, lowest first (a set, as taskset takes it).
+ * none:    no binding.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "topo.h"
+
+int zf_topo_open(struct zf_topo *topo, const char *xml_path, char *why, size_t len)
+{
+	const char *synthetic = getenv("HWLOC_SYNTHETIC");
+	int err;
+
+	memset(topo, 0, sizeof(*topo));
+	if (hwloc_topology_init(&topo->t)) {
+		snprintf(why, len, "hwloc_topology_init: %s", strerror(errno));
+		return -errno;
+	}
+	if (xml_path) {
+		err = hwloc_topology_set_xml(topo->t, xml_path);
+		snprintf(topo->source, sizeof(topo->source), "xml: %s", xml_path);
+	} else if (synthetic && *synthetic) {
+		err = hwloc_topology_set_synthetic(topo->t, synthetic);
+		snprintf(topo->source, sizeof(topo->source), "synthetic: %s", synthetic);
+	} else {
+		err = 0;
+		snprintf(topo->source, sizeof(topo->source), "this system");
+	}
+	if (err || hwloc_topology_load(topo->t)) {
+		snprintf(why, len, "%s: cannot be loaded", xml_path ? xml_path :
+			 synthetic && *synthetic ? synthetic : "hwloc");
+		hwloc_topology_destroy(topo->t);
+		topo->t = NULL;
+		return -EINVAL;
+	}
+	topo->thissystem = hwloc_topology_is_thissystem(topo->t);
+	topo->packages = hwloc_get_nbobjs_by_type(topo->t, HWLOC_OBJ_PACKAGE);
+	topo->numa_nodes = hwloc_get_nbobjs_by_type(topo->t, HWLOC_OBJ_NUMANODE);
+	topo->cores = hwloc_get_nbobjs_by_type(topo->t, HWLOC_OBJ_CORE);
+	topo->pus = hwloc_get_nbobjs_by_type(topo->t, HWLOC_OBJ_PU);
+	return 0;
+}
+
+void zf_topo_close(struct zf_topo *topo)
+{
+	if (topo->t)
+		hwloc_topology_destroy(topo->t);
+	topo->t = NULL;
+}
+
+int zf_topo_export_xml(struct zf_topo *topo, const char *path)
+{
+	return hwloc_topology_export_xml(topo->t, path, 0) ? -EIO : 0;
+}
+
+/* the OS index of every PU in `within`, in compact order */
+static int compact_order(struct zf_topo *topo, hwloc_const_cpuset_t within, int *out)
+{
+	int ncores = hwloc_get_nbobjs_by_type(topo->t, HWLOC_OBJ_CORE);
+	hwloc_obj_type_t unit = ncores > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
+	int nunits = ncores > 0 ? ncores : topo->pus;
+	int n = 0, rank, found = 1;
+
+	for (rank = 0; found; rank++) {
+		int u;
+
+		found = 0;
+		for (u = 0; u < nunits; u++) {
+			hwloc_obj_t obj = hwloc_get_obj_by_type(topo->t, unit, u);
+			hwloc_obj_t pu = NULL;
+			int k = 0;
+
+			while ((pu = hwloc_get_next_obj_inside_cpuset_by_type(topo->t,
+					obj->cpuset, HWLOC_OBJ_PU, pu)) && k < rank)
+				k++;
+			if (!pu)
+				continue;
+			found = 1;
+			if (hwloc_bitmap_isset(within, pu->os_index))
+				out[n++] = pu->os_index;
+		}
+	}
+	return n;
+}
+
+static hwloc_obj_t pu_obj(struct zf_topo *topo, int os)
+{
+	return hwloc_get_pu_obj_by_os_index(topo->t, os);
+}
+
+static int node_of_pu(struct zf_topo *topo, int os)
+{
+	hwloc_obj_t node = NULL;
+
+	while ((node = hwloc_get_next_obj_by_type(topo->t, HWLOC_OBJ_NUMANODE, node)))
+		if (hwloc_bitmap_isset(node->cpuset, os))
+			return node->os_index;
+	return -1;
+}
+
+static int ancestor_index(struct zf_topo *topo, int os, hwloc_obj_type_t type)
+{
+	hwloc_obj_t obj = hwloc_get_ancestor_obj_by_type(topo->t, type, pu_obj(topo, os));
+
+	return obj ? (int)obj->logical_index : -1;
+}
+
+struct group {
+	hwloc_obj_t obj;
+	int package, rank;	/* which package, and which group of it */
+	int *pus, npus, next;
+};
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	return x->package - y->package;
+}
+
+/* scatter's order: groups of alternate packages in turn */
+static int scatter_order(struct zf_topo *topo, int *out)
+{
+	hwloc_obj_type_t type = topo->numa_nodes > 1 ? HWLOC_OBJ_NUMANODE :
+				topo->packages > 1 ? HWLOC_OBJ_PACKAGE : HWLOC_OBJ_MACHINE;
+	int ngroups = hwloc_get_nbobjs_by_type(topo->t, type);
+	struct group *g;
+	int i, n = 0, left;
+
+	if (ngroups <= 0)
+		return 0;
+	g = calloc(ngroups, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	for (i = 0; i < ngroups; i++) {
+		int j, first;
+
+		g[i].obj = hwloc_get_obj_by_type(topo->t, type, i);
+		g[i].pus = calloc(topo->pus, sizeof(int));
+		if (!g[i].pus) {
+			n = -ENOMEM;
+			goto out;
+		}
+		g[i].npus = compact_order(topo, g[i].obj->cpuset, g[i].pus);
+		first = hwloc_bitmap_first(g[i].obj->cpuset);
+		g[i].package = first >= 0 ? ancestor_index(topo, first, HWLOC_OBJ_PACKAGE) : 0;
+		for (j = 0; j < i; j++)
+			g[i].rank += g[j].package == g[i].package;
+	}
+	qsort(g, ngroups, sizeof(*g), cmp_group);
+	for (left = 1; left; ) {
+		left = 0;
+		for (i = 0; i < ngroups; i++) {
+			if (g[i].next < g[i].npus) {
+				out[n++] = g[i].pus[g[i].next++];
+				left = 1;
+			}
+		}
+	}
+out:
+	for (i = 0; i < ngroups; i++)
+		free(g[i].pus);
+	free(g);
+	return n;
+}
+
+int zf_placement_check(const char *placement, const char **why)
+{
+	unsigned long node;
+	long *cpus;
+	size_t n;
+
+	if (!strcmp(placement, "compact") || !strcmp(placement, "scatter") ||
+	    !strcmp(placement, "none"))
+		return 0;
+	if (!strncmp(placement, "node:", 5))
+		return zf_parse_ulong(placement + 5, 0, 4095, &node, why);
+	if (!strncmp(placement, "cpus:", 5)) {
+		if (zf_parse_int_list(placement + 5, 0, 1 << 20, 0, &cpus, &n, why))
+			return -EINVAL;
+		free(cpus);
+		return 0;
+	}
+	*why = "not a placement (compact, scatter, node:N, cpus:LIST, none)";
+	return -EINVAL;
+}
+
+/* the full PU order of a placement; returns its length or -errno */
+static int placement_order(struct zf_topo *topo, const char *placement, int **order,
+			   char *why, size_t len)
+{
+	const char *reason;
+	int n = 0, *out;
+
+	*order = out = calloc(topo->pus + 1, sizeof(int));
+	if (!out)
+		return -ENOMEM;
+	if (zf_placement_check(placement, &reason)) {
+		snprintf(why, len, "%s", reason);
+		return -EINVAL;
+	}
+	if (!strcmp(placement, "compact")) {
+		n = compact_order(topo, hwloc_topology_get_allowed_cpuset(topo->t), out);
+	} else if (!strcmp(placement, "scatter")) {
+		n = scatter_order(topo, out);
+	} else if (!strncmp(placement, "node:", 5)) {
+		unsigned node_os = atoi(placement + 5);
+		hwloc_obj_t node = hwloc_get_numanode_obj_by_os_index(topo->t, node_os);
+
+		if (!node) {
+			snprintf(why, len, "no NUMA node %u on this machine (%d nodes)",
+				 node_os, topo->numa_nodes);
+			return -EINVAL;
+		}
+		n = compact_order(topo, node->cpuset, out);
+	} else if (!strncmp(placement, "cpus:", 5)) {
+		long *cpus;
+		size_t i, ncpus;
+
+		zf_parse_int_list(placement + 5, 0, 1 << 20, 0, &cpus, &ncpus, &reason);
+		for (i = 0; i < ncpus; i++) {
+			if (!pu_obj(topo, cpus[i]) ||
+			    !hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(topo->t), cpus[i])) {
+				snprintf(why, len, "no usable CPU %ld on this machine", cpus[i]);
+				free(cpus);
+				return -EINVAL;
+			}
+			out[n++] = cpus[i];
+		}
+		free(cpus);
+	}
+	if (n < 0)
+		snprintf(why, len, "out of memory");
+	return n;
+}
+
+int zf_placement_capacity(struct zf_topo *topo, const char *placement, char *why, size_t len)
+{
+	int *order, n;
+
+	if (!strcmp(placement, "none"))
+		return 0;
+	n = placement_order(topo, placement, &order, why, len);
+	free(order);
+	return n;
+}
+
+int zf_plan_make(struct zf_topo *topo, const char *placement, int ntasks,
+		 struct zf_plan *plan, char *why, size_t len)
+{
+	bool none = !strcmp(placement, "none");
+	int i, n = 0, *order = NULL;
+
+	memset(plan, 0, sizeof(*plan));
+	if (ntasks < 1) {
+		snprintf(why, len, "at least one task is needed");
+		return -EINVAL;
+	}
+	if (!none) {
+		n = placement_order(topo, placement, &order, why, len);
+		if (n < 0)
+			goto fail;
+		if (n < ntasks) {
+			snprintf(why, len, "placement %s has %d PU%s for %d tasks", placement,
+				 n, n == 1 ? "" : "s", ntasks);
+			n = -EINVAL;
+			goto fail;
+		}
+	}
+	snprintf(plan->placement, sizeof(plan->placement), "%s", placement);
+	plan->ntasks = ntasks;
+	plan->pu = calloc(ntasks, sizeof(int));
+	plan->core = calloc(ntasks, sizeof(int));
+	plan->package = calloc(ntasks, sizeof(int));
+	plan->node = calloc(ntasks, sizeof(int));
+	if (!plan->pu || !plan->core || !plan->package || !plan->node) {
+		snprintf(why, len, "out of memory");
+		n = -ENOMEM;
+		goto fail;
+	}
+	for (i = 0; i < ntasks; i++) {
+		int pu = none ? -1 : order[i];
+
+		plan->pu[i] = pu;
+		plan->core[i] = none ? -1 : ancestor_index(topo, pu, HWLOC_OBJ_CORE);
+		plan->package[i] = none ? -1 : ancestor_index(topo, pu, HWLOC_OBJ_PACKAGE);
+		plan->node[i] = none ? -1 : node_of_pu(topo, pu);
+	}
+	free(order);
+	return 0;
+fail:
+	free(order);
+	zf_plan_free(plan);
+	return n < 0 ? n : -EINVAL;
+}
+
+void zf_plan_free(struct zf_plan *plan)
+{
+	free(plan->pu);
+	free(plan->core);
+	free(plan->package);
+	free(plan->node);
+	memset(plan, 0, sizeof(*plan));
+}
+
+void zf_plan_pu_list(const struct zf_plan *plan, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < plan->ntasks && used < len; i++) {
+		if (plan->pu[i] < 0) {
+			snprintf(buf, len, "none");
+			return;
+		}
+		used += snprintf(buf + used, len - used, "%s%d", i ? "," : "", plan->pu[i]);
+	}
+}
+
+int zf_topo_bind_self(struct zf_topo *topo, int pu, char *why, size_t len)
+{
+	hwloc_obj_t obj = pu_obj(topo, pu);
+	hwloc_bitmap_t got;
+	int err = 0;
+
+	if (!obj) {
+		snprintf(why, len, "bind to PU %d: no such PU", pu);
+		return -EINVAL;
+	}
+	if (hwloc_set_cpubind(topo->t, obj->cpuset, HWLOC_CPUBIND_THREAD | HWLOC_CPUBIND_STRICT)) {
+		err = -errno;
+		snprintf(why, len, "bind to PU %d: %s", pu, strerror(errno));
+		return err;
+	}
+	got = hwloc_bitmap_alloc();
+	if (!got)
+		return -ENOMEM;
+	if (hwloc_get_cpubind(topo->t, got, HWLOC_CPUBIND_THREAD) ||
+	    !hwloc_bitmap_isequal(got, obj->cpuset)) {
+		snprintf(why, len, "bind to PU %d: the binding did not take", pu);
+		err = -EIO;
+	}
+	hwloc_bitmap_free(got);
+	return err;
+}
+
+void zf_topo_print(struct zf_topo *topo, FILE *out)
+{
+	hwloc_obj_t node = NULL, pkg = NULL;
+	char list[1024];
+
+	fprintf(out, "machine: %d package%s, %d NUMA node%s, %d cores, %d PUs (%s)\n",
+		topo->packages, topo->packages == 1 ? "" : "s", topo->numa_nodes,
+		topo->numa_nodes == 1 ? "" : "s", topo->cores, topo->pus, topo->source);
+	while ((pkg = hwloc_get_next_obj_by_type(topo->t, HWLOC_OBJ_PACKAGE, pkg))) {
+		hwloc_bitmap_list_snprintf(list, sizeof(list), pkg->cpuset);
+		fprintf(out, "  package %u: %d cores, PUs %s\n", pkg->logical_index,
+			hwloc_get_nbobjs_inside_cpuset_by_type(topo->t, pkg->cpuset,
+							       HWLOC_OBJ_CORE), list);
+	}
+	while ((node = hwloc_get_next_obj_by_type(topo->t, HWLOC_OBJ_NUMANODE, node))) {
+		hwloc_bitmap_list_snprintf(list, sizeof(list), node->cpuset);
+		fprintf(out, "  NUMA node %u: PUs %s, %llu MiB\n", node->os_index, list,
+			(unsigned long long)(node->attr->numanode.local_memory >> 20));
+	}
+}
+
+void zf_plan_print(const struct zf_plan *plan, FILE *out)
+{
+	char list[8192];
+	int i;
+
+	zf_plan_pu_list(plan, list, sizeof(list));
+	fprintf(out, "placement %s, %d task%s: PUs %s\n", plan->placement, plan->ntasks,
+		plan->ntasks == 1 ? "" : "s", list);
+	fprintf(out, "  %-6s %-6s %-6s %-8s %s\n", "task", "pu", "core", "package", "node");
+	for (i = 0; i < plan->ntasks; i++)
+		fprintf(out, "  %-6d %-6d %-6d %-8d %d\n", i, plan->pu[i], plan->core[i],
+			plan->package[i], plan->node[i]);
+}

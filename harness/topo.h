@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The machine as hwloc sees it (or a synthetic / XML machine we do not have),
+ * placement policies that turn it into one PU per task, and binding.
+ */
+#ifndef HZF_TOPO_H
+#define HZF_TOPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <hwloc.h>
+
+struct zf_topo {
+	hwloc_topology_t t;
+	bool thissystem;	/* false for HWLOC_SYNTHETIC or an XML file */
+	char source[256];	/* "this system", "synthetic: ...", "xml: FILE" */
+	int packages, numa_nodes, cores, pus;
+};
+
+/* xml_path NULL: this machine, or HWLOC_SYNTHETIC when it is set */
+int zf_topo_open(struct zf_topo *topo, const char *xml_path, char *why, size_t len);
+void zf_topo_close(struct zf_topo *topo);
+int zf_topo_export_xml(struct zf_topo *topo, const char *path);
+
+/* One PU per task, in order; -1 everywhere for `none`. */
+struct zf_plan {
+	char placement[64];
+	int ntasks;
+	int *pu;		/* PU OS index */
+	int *core;		/* core logical index */
+	int *package;		/* package logical index */
+	int *node;		/* NUMA node OS index */
+};
+
+/* a placement name is valid (before the topology is known) */
+int zf_placement_check(const char *placement, const char **why);
+/* how many PUs the placement can use; 0 for `none` (any number of tasks) */
+int zf_placement_capacity(struct zf_topo *topo, const char *placement,
+			  char *why, size_t len);
+int zf_plan_make(struct zf_topo *topo, const char *placement, int ntasks,
+		 struct zf_plan *plan, char *why, size_t len);
+void zf_plan_free(struct zf_plan *plan);
+/* "0,2,4,6" (or "none") into buf */
+void zf_plan_pu_list(const struct zf_plan *plan, char *buf, size_t len);
+
+/* bind the calling thread to one PU and check that it took */
+int zf_topo_bind_self(struct zf_topo *topo, int pu, char *why, size_t len);
+
+void zf_topo_print(struct zf_topo *topo, FILE *out);
+void zf_plan_print(const struct zf_plan *plan, FILE *out);
+
+#endif

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# hzfbench's main job: install what is missing, build, run the default sweep
+# (every strategy x 1..CPU-count tasks in powers of two x threads and
+# processes x compact, plus scatter on machines with more than one package
+# or NUMA node), print the summary table and where the results are.
+set -euo pipefail
+
+usage() {
+	cat <<'TXT'
+usage: ./run.sh [options] [-- sweep options...]
+  --out DIR        results folder, new or empty (default results/<UTC time>-<host>)
+  --reps N         measured repetitions per configuration (default 5)
+  --min-ms MS      each repetition lasts at least this long (default 200)
+  --fault-ns NS    busy work per fault standing for the rest of the fault path (default 0)
+  --tasks LIST     task counts (default pow2: 1, 2, 4, ... and the CPU count)
+  --no-install     do not install missing packages; fail and name them
+  -h, --help       this text
+Anything after -- goes to `hzfbench sweep` as it is (see `build/hzfbench sweep --help`).
+TXT
+}
+
+out='' reps=5 min_ms=200 fault_ns=0 tasks=pow2 install=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--out|--reps|--min-ms|--fault-ns|--tasks)
+		[ $# -ge 2 ] || { echo "run.sh: $1: needs a value" >&2; exit 2; }
+		case $1 in
+		--out) out=$2 ;;
+		--reps) reps=$2 ;;
+		--min-ms) min_ms=$2 ;;
+		--fault-ns) fault_ns=$2 ;;
+		--tasks) tasks=$2 ;;
+		esac
+		shift 2 ;;
+	--no-install) install=0; shift ;;
+	-h|--help) usage; exit 0 ;;
+	--) shift; break ;;
+	*) echo "run.sh: $1: unknown option (./run.sh --help)" >&2; exit 2 ;;
+	esac
+done
+
+cd "$(dirname "$0")"
+if [ "$install" -eq 1 ]; then
+	tools/deps.sh run
+else
+	HZF_NO_INSTALL=1 tools/deps.sh run
+fi
+make -s build/hzfbench >/dev/null
+
+bin=build/hzfbench
+read -r packages nodes < <($bin topo --summary |
+	sed -E 's/packages=([0-9]+) numa_nodes=([0-9]+).*/\1 \2/')
+placements=compact
+if [ "$packages" -gt 1 ] || [ "$nodes" -gt 1 ]; then
+	placements=compact,scatter
+fi
+$bin topo | head -1
+# shellcheck disable=SC2054 # the commas are hzfbench's list syntax
+args=(sweep --strategies global,mmflag,persistent --tasks "$tasks"
+	--task-kinds thread,process --placements "$placements"
+	--reps "$reps" --min-ms "$min_ms" --fault-ns "$fault_ns")
+[ -n "$out" ] && args+=(--out "$out")
+exec "$bin" "${args[@]}" "$@"

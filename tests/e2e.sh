@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# End-to-end: the real binary on this machine. Complete results from run and
+# sweep, exact placement plans under HWLOC_SYNTHETIC, every bad value of every
+# option refused in one line, a killed task reported, nothing left looking
+# complete. Ends with "e2e: N passed, N failed, N skipped".
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+bin=build/hzfbench
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0 skipped=0
+
+ok() { echo "ok   - $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL - $1"; shift; printf '  %s\n' "$@"; failed=$((failed + 1)); }
+skip() { echo "skip - $1: $2"; skipped=$((skipped + 1)); }
+
+meta_complete() { grep -q '"complete": true' "$1/meta.json" 2>/dev/null; }
+csv_rows() { echo $(($(wc -l <"$1") - 1)); }
+
+summary_header="strategy,fault,task_kind,tasks,placement,step,faults_per_pass,reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev,faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max"
+
+# --- a run and a sweep make complete folders ---
+out=$tmp/run
+if $bin run --strategy mmflag --tasks 2 --task-kind process --size 512M --reps 3 \
+	--min-ms 20 --quiet --out "$out" >"$tmp/log" 2>&1 &&
+	meta_complete "$out" && [ "$(head -1 "$out/summary.csv")" = "$summary_header" ] &&
+	[ "$(csv_rows "$out/summary.csv")" = 1 ] && [ "$(csv_rows "$out/samples.csv")" = 3 ] &&
+	[ "$(csv_rows "$out/tasks.csv")" = 6 ] && [ -s "$out/topology.xml" ] &&
+	grep -q '^mmflag,emulated,process,2,compact,2097152,256,3,' "$out/summary.csv"; then
+	ok "run writes a complete results folder"
+else
+	fail "run writes a complete results folder" "$(cat "$tmp/log")" "$(ls "$out" 2>&1)"
+fi
+
+out=$tmp/sweep
+if $bin sweep --tasks 1,2 --strategies global,persistent --task-kinds thread \
+	--size 256M --reps 2 --min-ms 10 --out "$out" >"$tmp/log" 2>&1 &&
+	meta_complete "$out" && [ "$(csv_rows "$out/summary.csv")" = 4 ] &&
+	[ "$(csv_rows "$out/counters.csv")" = 4 ] && grep -q '^results: ' "$tmp/log" &&
+	grep -q '^global ' "$tmp/log"; then
+	ok "sweep writes every configuration and prints the table"
+else
+	fail "sweep writes every configuration and prints the table" "$(cat "$tmp/log")"
+fi
+
+if $bin show "$tmp/sweep" | grep -q "ns per fault, most tasks over 1 task"; then
+	ok "show prints a results folder"
+else
+	fail "show prints a results folder"
+fi
+
+# --- placement plans for machines we do not have ---
+export_topo() { HWLOC_SYNTHETIC="pack:2 [numa] core:18 pu:2" $bin topo "$@"; }
+if export_topo --placement compact --tasks 4 | grep -q "placement compact, 4 tasks: PUs 0,2,4,6$" &&
+	export_topo --placement scatter --tasks 4 | grep -q "placement scatter, 4 tasks: PUs 0,36,2,38$"; then
+	ok "topo plans compact and scatter under HWLOC_SYNTHETIC"
+else
+	fail "topo plans compact and scatter under HWLOC_SYNTHETIC" "$(export_topo --placement scatter --tasks 4 2>&1)"
+fi
+if $bin topo --topology "$tmp/run/topology.xml" --placement compact --tasks 1 | grep -q "PUs 0$"; then
+	ok "topo reads an XML topology"
+else
+	fail "topo reads an XML topology"
+fi
+if HWLOC_SYNTHETIC="pack:2 core:2 pu:1" $bin run --out "$tmp/synthetic" >"$tmp/log" 2>&1; then
+	fail "run refuses a synthetic machine"
+elif grep -q "not this machine" "$tmp/log" && [ ! -e "$tmp/synthetic" ]; then
+	ok "run refuses a synthetic machine"
+else
+	fail "run refuses a synthetic machine" "$(cat "$tmp/log")"
+fi
+
+# --- every bad value: non-zero, one line naming option and value, no folder ---
+n=0
+bad() {	# expected-substring args...
+	local want=$1 dir
+	shift
+	n=$((n + 1))
+	dir=$tmp/bad$n
+	"$bin" "$1" --out "$dir" "${@:2}" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" -ne 0 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF -- "$want" "$tmp/err" &&
+		! meta_complete "$dir"; then
+		ok "bad: $* -> $want"
+	else
+		fail "bad: $*" "rc=$rc" "$(cat "$tmp/err")"
+	fi
+}
+bad "--size: 12Q: not a size" run --size 12Q
+bad "--size: 0: must be at least 1 byte" run --size 0
+bad "--size: 99999999999999999999: too large" run --size 99999999999999999999
+bad "--size: 17179869184G: too large" run --size 17179869184G
+bad "--size: 1M: smaller than --step" run --size 1M
+bad "--step: -2M: not a size" run --step -2M
+bad "--step: 1: 107374182400 faults per pass" run --step 1
+bad "--tasks: 0: too small" run --tasks 0
+bad "--tasks: 5000: too large" run --tasks 5000
+bad "--tasks: two: not a number" run --tasks two
+bad "--tasks: 3: placement compact has" run --tasks 3
+bad "--tasks: 9-1: range ends before it starts" sweep --tasks 9-1
+bad "--tasks: 1,,2: empty item in list" sweep --tasks 1,,2
+bad "--task-kind: fiber: not a task kind" run --task-kind fiber
+bad "--task-kind: fiber: not a task kind" sweep --task-kinds thread,fiber
+bad "--strategy: percpu: not a strategy" run --strategy percpu
+bad "--strategies: percpu: not a strategy" sweep --strategies global,percpu
+bad "--strategy: global,mmflag: run takes one value" run --strategy global,mmflag
+bad "--placement: spread: not a placement" run --placement spread
+bad "--placement: node:x: not a number" run --placement node:x
+bad "--placement: node:99: no NUMA node 99" sweep --placements node:99
+bad "--placement: cpus:4000: no usable CPU 4000" run --placement cpus:4000
+bad "--fault-ns: 1e3: not a number" run --fault-ns 1e3
+bad "--fault-ns: 99999999999: too large" run --fault-ns 99999999999
+bad "--fault: kernel: not a fault mode" run --fault kernel
+bad "--reps: 0: too small" run --reps 0
+bad "--reps: -1: not a number" run --reps -1
+bad "--warmup: x: not a number" run --warmup x
+bad "--min-ms: 99999999: too large" run --min-ms 99999999
+bad "--counter-node: 7: no such NUMA node" run --counter-node 7
+bad "--counter-node: -1: not a number" run --counter-node -1
+bad "--topology: /nonexistent.xml: cannot be loaded" run --topology /nonexistent.xml
+bad "--bogus: unknown option" run --bogus
+bad "--reps: needs a value" run --reps
+bad "topo: --out: not an option of topo" topo
+bad "extra: unexpected argument" run extra
+bad "frobnicate: not a subcommand" frobnicate
+
+mkdir -p "$tmp/full" && echo precious >"$tmp/full/keep.txt"
+if ! $bin run --out "$tmp/full" --size 64M --min-ms 1 --reps 1 2>"$tmp/err" &&
+	grep -q -- "--out: $tmp/full: exists and is not empty" "$tmp/err" &&
+	[ "$(cat "$tmp/full/keep.txt")" = precious ] && [ "$(ls "$tmp/full")" = keep.txt ]; then
+	ok "an existing folder is never written into"
+else
+	fail "an existing folder is never written into" "$(cat "$tmp/err")"
+fi
+
+# --- a task killed mid-run: reported by pid and signal, folder incomplete ---
+out=$tmp/killed
+$bin run --task-kind process --tasks 2 --size 1G --min-ms 3000 --reps 5 --out "$out" \
+	>"$tmp/log" 2>&1 &
+parent=$!
+child=
+for _ in $(seq 100); do
+	child=$(pgrep -P "$parent" | head -1)
+	[ -n "$child" ] && break
+	sleep 0.05
+done
+if [ -n "$child" ]; then
+	sleep 0.3
+	kill -KILL "$child"
+	wait "$parent"
+	rc=$?
+	if [ "$rc" -ne 0 ] && grep -q "(pid $child) was killed by signal 9" "$tmp/log" &&
+		[ -e "$out/meta.json" ] && ! meta_complete "$out" &&
+		grep -q '"complete": false' "$out/meta.json"; then
+		ok "a killed task fails the run, named by pid and signal"
+	else
+		fail "a killed task fails the run, named by pid and signal" "rc=$rc" "$(cat "$tmp/log")"
+	fi
+else
+	kill "$parent" 2>/dev/null
+	fail "a killed task fails the run, named by pid and signal" "no child appeared"
+fi
+
+# --- help and version ---
+helps=0
+for c in run sweep topo show probe; do
+	$bin $c --help >"$tmp/out" 2>&1 && grep -q "usage: hzfbench $c" "$tmp/out" || helps=1
+done
+if [ $helps -eq 0 ] && $bin --help | grep -q sweep && $bin --version | grep -q '^hzfbench '; then
+	ok "--help on every subcommand and --version"
+else
+	fail "--help on every subcommand and --version"
+fi
+
+[ -n "${HZF_SKIP_NOTE:-}" ] && skip "note" "$HZF_SKIP_NOTE"
+echo "e2e: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The runner on this machine with real threads, processes, binding and
+ * libnuma: every fault accounted for, every invariant checked, a failure
+ * reported and not hung.
+ */
+#include <stdlib.h>
+
+#include "../../bench/probe.h"
+#include "../../harness/numa.h"
+#include "../../harness/runner.h"
+#include "test.h"
+
+static int small_run(const struct zf_strategy *s, enum zf_task_kind kind, int ntasks,
+		     const char *placement, struct zf_run_result *res, struct zf_topo *topo,
+		     struct zf_plan *plan)
+{
+	struct zf_run_config cfg = {
+		.strategy = s,
+		.kind = kind,
+		.plan = plan,
+		.faults_per_pass = 512,
+		.step = 2 << 20,
+		.busy_iters_per_ns = 1,
+		.reps = 3,
+		.warmup = 1,
+		.min_ms = 5,
+		.counter_node = -1,
+	};
+	char why[256];
+
+	if (zf_plan_make(topo, placement, ntasks, plan, why, sizeof(why)))
+		return -1;
+	return zf_run(&cfg, topo, res);
+}
+
+static void runs_and_accounts(struct zf_test *_t, enum zf_task_kind kind)
+{
+	const struct zf_strategy *const *s;
+	struct zf_topo topo;
+	char why[256];
+	int ntasks;
+
+	unsetenv("HWLOC_SYNTHETIC");
+	ASSERT_EQ(zf_topo_open(&topo, NULL, why, sizeof(why)), 0);
+	ntasks = topo.pus >= 2 ? 2 : 1;
+	for (s = zf_strategies; *s; s++) {
+		struct zf_run_result res;
+		struct zf_plan plan;
+		unsigned int r;
+		int i, err;
+
+		err = small_run(*s, kind, ntasks, "compact", &res, &topo, &plan);
+		if (err)
+			fprintf(stderr, "  %s: %s\n", (*s)->name, res.error);
+		EXPECT_EQ(err, 0);
+		EXPECT_EQ(res.reps, 3);
+		EXPECT_TRUE(res.passes >= 1);
+		for (r = 0; r < res.reps; r++) {
+			for (i = 0; i < ntasks; i++) {
+				struct zf_task_sample *ts = &res.samples[r * ntasks + i];
+
+				EXPECT_EQ(ts->faults, res.passes * 512);
+				EXPECT_TRUE(ts->fault_ns > 0);
+			}
+		}
+		/* every fault was a get and was zapped */
+		EXPECT_EQ(res.total.gets, res.total.zaps);
+		EXPECT_TRUE(res.total.gets >= (unsigned long)ntasks * 4 * res.passes * 512);
+		if (*s == &zf_strategy_global)
+			EXPECT_EQ(res.total.ref_gets, res.total.gets);
+		if (*s == &zf_strategy_persistent)
+			EXPECT_EQ(res.total.ref_gets, 1);
+		if (*s == &zf_strategy_mmflag && kind == ZF_TASK_PROCESS)
+			/* one global reference per mm lifetime: per pass per process */
+			EXPECT_EQ(res.total.ref_gets, res.total.mm_exits);
+		for (i = 0; i < ntasks; i++) {
+			EXPECT_EQ(res.cpu_seen[i], plan.pu[i]);
+			if (zf_numa_available())
+				EXPECT_EQ(res.mm_node[i], plan.node[i]);
+		}
+		if (zf_numa_available())
+			EXPECT_EQ(res.counter_node, plan.node[0]);
+		zf_run_result_free(&res);
+		zf_plan_free(&plan);
+	}
+	zf_topo_close(&topo);
+}
+
+TEST(threads_run_and_every_fault_is_accounted)
+{
+	runs_and_accounts(_t, ZF_TASK_THREAD);
+}
+
+TEST(processes_run_and_every_fault_is_accounted)
+{
+	runs_and_accounts(_t, ZF_TASK_PROCESS);
+}
+
+TEST(a_task_that_cannot_bind_fails_the_run)
+{
+	struct zf_run_config cfg = {
+		.strategy = &zf_strategy_global,
+		.kind = ZF_TASK_PROCESS,
+		.faults_per_pass = 8,
+		.step = 4096,
+		.reps = 1,
+		.min_ms = 1,
+		.counter_node = -1,
+	};
+	int pu = 99999, node = -1, core = -1, package = -1;
+	struct zf_plan plan = { "cpus:99999", 1, &pu, &core, &package, &node };
+	struct zf_run_result res;
+	struct zf_topo topo;
+	char why[256];
+
+	unsetenv("HWLOC_SYNTHETIC");
+	ASSERT_EQ(zf_topo_open(&topo, NULL, why, sizeof(why)), 0);
+	cfg.plan = &plan;
+	EXPECT_TRUE(zf_run(&cfg, &topo, &res) != 0);
+	EXPECT_TRUE(strstr(res.error, "task 0: bind to PU 99999") != NULL);
+	zf_run_result_free(&res);
+	cfg.kind = ZF_TASK_THREAD;
+	EXPECT_TRUE(zf_run(&cfg, &topo, &res) != 0);
+	EXPECT_TRUE(strstr(res.error, "task 0: bind to PU 99999") != NULL);
+	zf_run_result_free(&res);
+	zf_topo_close(&topo);
+}

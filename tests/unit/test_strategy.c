@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Strategy semantics: references, the mm flag, the shrinker, poison, and the races. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "../../bench/huge_zero.h"
+#include "../../bench/usemem.h"
+#include "test.h"
+
+static struct zf_shared *new_shared(unsigned int nr)
+{
+	struct zf_shared *zs = aligned_alloc(ZF_LINE, sizeof(*zs));
+
+	if (zs && zf_shared_init(zs, nr)) {
+		free(zs);
+		return NULL;
+	}
+	return zs;
+}
+
+static void free_shared(struct zf_shared *zs)
+{
+	zf_shared_fini(zs);
+	free(zs);
+}
+
+TEST(global_get_allocates_then_counts)
+{
+	const struct zf_strategy *s = &zf_strategy_global;
+	struct zf_shared *zs = new_shared(4);
+	struct zf_stats st = { 0 };
+	struct zf_mm mm;
+	struct zf_folio *f1, *f2;
+	char why[200];
+
+	ASSERT_TRUE(zs);
+	zf_mm_init(&mm);
+	ASSERT_EQ(s->init(zs, &st), 0);
+	f1 = s->get(zs, &mm, &st);
+	ASSERT_TRUE(f1);
+	/* one for us, one for the shrinker */
+	EXPECT_EQ(atomic_load(&zs->refcount), 2);
+	EXPECT_EQ(st.allocs, 1);
+	EXPECT_EQ(zf_folio_verify(f1), 0);
+	f2 = s->get(zs, &mm, &st);
+	EXPECT_TRUE(f1 == f2);
+	EXPECT_EQ(atomic_load(&zs->refcount), 3);
+	EXPECT_EQ(st.allocs, 1);
+	/* the shrinker cannot free a folio in use */
+	EXPECT_EQ(s->shrink_count(zs), 0);
+	EXPECT_EQ(s->shrink_scan(zs, &st), 0);
+	s->put(zs, &mm, &st);
+	s->put(zs, &mm, &st);
+	st.zaps = 2;
+	EXPECT_EQ(atomic_load(&zs->refcount), 1);
+	EXPECT_EQ(s->check(zs, &st, why, sizeof(why)), 0);
+	EXPECT_EQ(st.counter_touches, 5);	/* install's store, a CAS, a failed scan, 2 puts */
+	free_shared(zs);
+}
+
+TEST(global_shrink_frees_poisons_and_reallocates)
+{
+	const struct zf_strategy *s = &zf_strategy_global;
+	struct zf_shared *zs = new_shared(4);
+	struct zf_stats st = { 0 };
+	struct zf_folio *f;
+	struct zf_mm mm;
+	char why[200];
+
+	ASSERT_TRUE(zs);
+	zf_mm_init(&mm);
+	f = s->get(zs, &mm, &st);
+	ASSERT_TRUE(f);
+	s->put(zs, &mm, &st);
+	st.zaps = 1;
+	EXPECT_EQ(s->shrink_count(zs), ZF_FOLIO_PAGES);
+	EXPECT_EQ(s->shrink_scan(zs, &st), ZF_FOLIO_PAGES);
+	EXPECT_EQ(atomic_load(&zs->refcount), 0);
+	EXPECT_TRUE(atomic_load(&zs->folio) == NULL);
+	/* the freed memory is poisoned: a late reader would see it */
+	EXPECT_EQ(f->data[0], ZF_POISON_FREE);
+	EXPECT_EQ(f->data[ZF_FOLIO_SIZE - 1], ZF_POISON_FREE);
+	EXPECT_EQ(s->check(zs, &st, why, sizeof(why)), 0);
+	/* the next fault pays for a new zeroed folio */
+	f = s->get(zs, &mm, &st);
+	ASSERT_TRUE(f);
+	EXPECT_EQ(zf_folio_verify(f), 0);
+	EXPECT_EQ(st.allocs, 2);
+	EXPECT_EQ(st.frees, 1);
+	EXPECT_EQ(st.shrinks, 1);
+	free_shared(zs);
+}
+
+TEST(global_put_to_zero_is_reported_not_fatal)
+{
+	const struct zf_strategy *s = &zf_strategy_global;
+	struct zf_shared *zs = new_shared(4);
+	struct zf_stats st = { 0 };
+	struct zf_mm mm;
+	char why[200] = "";
+
+	ASSERT_TRUE(zs);
+	zf_mm_init(&mm);
+	ASSERT_TRUE(s->get(zs, &mm, &st));
+	s->put(zs, &mm, &st);
+	s->put(zs, &mm, &st);		/* one too many: takes the shrinker's reference */
+	st.zaps = 2;
+	EXPECT_EQ(st.broken, 1);
+	EXPECT_TRUE(s->check(zs, &st, why, sizeof(why)) != 0);
+	EXPECT_TRUE(strstr(why, "count at zero") != NULL);
+	/* a broken state never spins: the next get fails at once */
+	EXPECT_TRUE(s->get(zs, &mm, &st) == NULL);
+	free_shared(zs);
+}
+
+TEST(global_check_catches_unbalanced_references)
+{
+	const struct zf_strategy *s = &zf_strategy_global;
+	struct zf_shared *zs = new_shared(4);
+	struct zf_stats st = { 0 };
+	struct zf_mm mm;
+	char why[200] = "";
+
+	ASSERT_TRUE(zs);
+	zf_mm_init(&mm);
+	ASSERT_TRUE(s->get(zs, &mm, &st));
+	ASSERT_TRUE(s->get(zs, &mm, &st));
+	s->put(zs, &mm, &st);
+	st.zaps = 2;
+	EXPECT_TRUE(s->check(zs, &st, why, sizeof(why)) != 0);
+	free_shared(zs);
+}
+
+TEST(mmflag_counts_only_first_fault_and_exit)
+{
+	const struct zf_strategy *s = &zf_strategy_mmflag;
+	struct zf_shared *zs = new_shared(4);
+	struct zf_stats st = { 0 };
+	struct zf_mm a, b;
+	unsigned long touches;
+	char why[200];
+	int i;
+
+	ASSERT_TRUE(zs);
+	zf_mm_init(&a);
+	zf_mm_init(&b);
+	ASSERT_TRUE(s->get(zs, &a, &st));
+	EXPECT_EQ(atomic_load(&zs->refcount), 2);
+	EXPECT_TRUE(atomic_load(&a.flags) & (1UL << ZF_MMF_HUGE_ZERO_FOLIO));
+	touches = st.counter_touches;
+	for (i = 0; i < 1000; i++)
+		ASSERT_TRUE(s->get(zs, &a, &st));
+	EXPECT_EQ(st.counter_touches, touches);
+	EXPECT_EQ(st.ref_gets, 1);
+	EXPECT_TRUE(s->put == NULL);	/* zapping drops nothing */
+	/* a second mm takes its own reference */
+	ASSERT_TRUE(s->get(zs, &b, &st));
+	EXPECT_EQ(atomic_load(&zs->refcount), 3);
+	/* not freeable while any mm that used it lives */
+	zf_mm_exit(s, zs, &a, &st);
+	EXPECT_EQ(s->shrink_count(zs), 0);
+	EXPECT_EQ(s->shrink_scan(zs, &st), 0);
+	zf_mm_exit(s, zs, &b, &st);
+	EXPECT_EQ(atomic_load(&zs->refcount), 1);
+	st.zaps = st.gets;
+	EXPECT_EQ(s->check(zs, &st, why, sizeof(why)), 0);
+	EXPECT_EQ(s->shrink_scan(zs, &st), ZF_FOLIO_PAGES);
+	EXPECT_EQ(s->check(zs, &st, why, sizeof(why)), 0);
+	free_shared(zs);
+}
+
+TEST(mmflag_exit_of_unused_mm_touches_nothing)
+{
+	const struct zf_strategy *s = &zf_strategy_mmflag;
+	struct zf_shared *zs = new_shared(2);
+	struct zf_stats st = { 0 };
+	struct zf_mm mm;
+
+	ASSERT_TRUE(zs);
+	zf_mm_init(&mm);
+	zf_mm_exit(s, zs, &mm, &st);
+	EXPECT_EQ(st.ref_puts, 0);
+	EXPECT_EQ(atomic_load(&zs->refcount), 0);
+	EXPECT_EQ(st.broken, 0);
+	free_shared(zs);
+}
+
+TEST(persistent_allocates_at_init_and_never_counts)
+{
+	const struct zf_strategy *s = &zf_strategy_persistent;
+	struct zf_shared *zs = new_shared(2);
+	struct zf_stats st = { 0 };
+	struct zf_folio *f;
+	struct zf_mm mm;
+	unsigned long touches;
+	char why[200];
+	int i;
+
+	ASSERT_TRUE(zs);
+	zf_mm_init(&mm);
+	ASSERT_EQ(s->init(zs, &st), 0);
+	EXPECT_EQ(st.allocs, 1);
+	touches = st.counter_touches;
+	f = s->get(zs, &mm, &st);
+	ASSERT_TRUE(f);
+	for (i = 0; i < 1000; i++)
+		EXPECT_TRUE(s->get(zs, &mm, &st) == f);
+	EXPECT_EQ(st.counter_touches, touches);
+	EXPECT_TRUE(s->put == NULL && s->mm_exit == NULL);
+	/* no shrinker is registered */
+	EXPECT_TRUE(s->shrink_scan == NULL && s->shrink_count == NULL);
+	st.zaps = st.gets;
+	EXPECT_EQ(s->check(zs, &st, why, sizeof(why)), 0);
+	EXPECT_EQ(zf_folio_verify(f), 0);
+	free_shared(zs);
+}
+
+TEST(folio_pool_double_free_and_exhaustion)
+{
+	struct zf_folio_pool pool;
+	struct zf_folio *a, *b;
+
+	ASSERT_EQ(zf_folio_pool_init(&pool, 2), 0);
+	a = zf_folio_alloc(&pool);
+	b = zf_folio_alloc(&pool);
+	ASSERT_TRUE(a && b && a != b);
+	EXPECT_TRUE(zf_folio_alloc(&pool) == NULL);
+	EXPECT_EQ(zf_folio_free(a), 0);
+	EXPECT_TRUE(zf_folio_free(a) != 0);
+	EXPECT_EQ(zf_folio_live_count(&pool), 1);
+	a->data[17] = 0;
+	b->data[12345] = 7;
+	EXPECT_EQ(zf_folio_verify(b), 12346);
+	zf_folio_pool_fini(&pool);
+}
+
+/* -------- races -------- */
+
+#define RACERS	4
+#define ROUNDS	300
+
+struct race {
+	const struct zf_strategy *s;
+	struct zf_shared *zs;
+	struct zf_mm mm;
+	pthread_barrier_t start, end;
+	struct zf_stats st[RACERS];
+	struct zf_folio *got[RACERS];
+	_Atomic int stop;
+	_Atomic long bad_reads;
+};
+
+static void *first_fault_racer(void *arg)
+{
+	struct race *r = ((void **)arg)[0];
+	int id = (int)(long)((void **)arg)[1], round;
+
+	for (round = 0; round < ROUNDS; round++) {
+		pthread_barrier_wait(&r->start);
+		r->got[id] = r->s->get(r->zs, &r->mm, &r->st[id]);
+		pthread_barrier_wait(&r->end);
+		pthread_barrier_wait(&r->start);	/* main checks and resets */
+	}
+	return NULL;
+}
+
+/* RACERS threads take the first fault of one fresh mm at once, ROUNDS times */
+static void race_first_fault(struct zf_test *_t, const struct zf_strategy *s,
+			     long want_refcount)
+{
+	struct race *r = calloc(1, sizeof(*r));
+	pthread_t th[RACERS];
+	void *args[RACERS][2];
+	struct zf_stats main_st = { 0 }, sum;
+	int i, round;
+
+	ASSERT_TRUE(r);
+	r->s = s;
+	r->zs = new_shared(RACERS + 2);
+	ASSERT_TRUE(r->zs);
+	zf_mm_init(&r->mm);
+	pthread_barrier_init(&r->start, NULL, RACERS + 1);
+	pthread_barrier_init(&r->end, NULL, RACERS + 1);
+	for (i = 0; i < RACERS; i++) {
+		args[i][0] = r;
+		args[i][1] = (void *)(long)i;
+		pthread_create(&th[i], NULL, first_fault_racer, args[i]);
+	}
+	for (round = 0; round < ROUNDS; round++) {
+		pthread_barrier_wait(&r->start);
+		pthread_barrier_wait(&r->end);
+		for (i = 0; i < RACERS; i++)
+			EXPECT_TRUE(r->got[i] && r->got[i] == atomic_load(&r->zs->folio));
+		EXPECT_EQ(atomic_load(&r->zs->refcount), want_refcount);
+		EXPECT_EQ(zf_folio_live_count(&r->zs->pool), 1);
+		/* tear down: every reference back, then shrink so the next round allocates */
+		if (s->put)
+			for (i = 0; i < RACERS; i++)
+				s->put(r->zs, &r->mm, &main_st);
+		zf_mm_exit(s, r->zs, &r->mm, &main_st);
+		zf_mm_init(&r->mm);
+		EXPECT_EQ(s->shrink_scan(r->zs, &main_st), ZF_FOLIO_PAGES);
+		pthread_barrier_wait(&r->start);
+	}
+	for (i = 0; i < RACERS; i++)
+		pthread_join(th[i], NULL);
+	sum = main_st;
+	for (i = 0; i < RACERS; i++)
+		zf_stats_add(&sum, &r->st[i]);
+	EXPECT_EQ(sum.ref_gets, sum.ref_puts);
+	EXPECT_EQ(sum.allocs - sum.frees, 0);
+	EXPECT_EQ(sum.shrinks, ROUNDS);
+	EXPECT_EQ(sum.broken, 0);
+	printf("  %d rounds: %lu allocation races lost, %lu CAS retries, %lu flag races lost\n",
+	       ROUNDS, sum.alloc_races_lost, sum.cas_retries,
+	       s == &zf_strategy_mmflag ? sum.ref_gets - ROUNDS : 0);
+	free_shared(r->zs);
+	pthread_barrier_destroy(&r->start);
+	pthread_barrier_destroy(&r->end);
+	free(r);
+}
+
+TEST(mmflag_first_fault_race_leaves_one_reference)
+{
+	/* one reference for the mm, one for the shrinker, however the race went */
+	race_first_fault(_t, &zf_strategy_mmflag, 2);
+}
+
+TEST(global_allocation_race_leaves_one_folio)
+{
+	/* every racer holds a reference, plus the shrinker's; one folio live */
+	race_first_fault(_t, &zf_strategy_global, RACERS + 1);
+}
+
+static void *holder(void *arg)
+{
+	struct race *r = arg;
+	struct zf_stats *st = &r->st[0];
+	struct zf_mm mm;
+	unsigned long i;
+
+	zf_mm_init(&mm);
+	for (i = 0; !atomic_load(&r->stop); i++) {
+		struct zf_folio *f = r->s->get(r->zs, &mm, st);
+		int k;
+
+		st->gets++;
+		if (!f) {
+			atomic_fetch_add(&r->bad_reads, 1);
+			continue;
+		}
+		/* while held, the folio must stay live and all zero where read */
+		for (k = 0; k < 64; k++)
+			if (atomic_load(&f->state) != ZF_FOLIO_LIVE ||
+			    f->data[((i + k) * 4096 + k) % ZF_FOLIO_SIZE])
+				atomic_fetch_add(&r->bad_reads, 1);
+		if (r->s->put)
+			r->s->put(r->zs, &mm, st);
+		st->zaps++;
+		zf_mm_exit(r->s, r->zs, &mm, st);
+		zf_mm_init(&mm);
+	}
+	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* a shrinker scanning while a task faults and unmaps in a loop */
+static void shrinker_race(struct zf_test *_t, const struct zf_strategy *s)
+{
+	struct race *r = calloc(1, sizeof(*r));
+	struct zf_stats shrink_st = { 0 }, sum;
+	double deadline = now_s() + 3;
+	long bad_reads;
+	pthread_t th;
+	char why[200];
+
+	ASSERT_TRUE(r);
+	r->s = s;
+	r->zs = new_shared(4);
+	ASSERT_TRUE(r->zs);
+	pthread_create(&th, NULL, holder, r);
+	/* until the shrinker has freed under the task's feet often, or 3 s */
+	while ((shrink_st.shrinks < 200 || r->st[0].gets < 20000) && now_s() < deadline)
+		if (s->shrink_count(r->zs))
+			s->shrink_scan(r->zs, &shrink_st);
+	atomic_store(&r->stop, 1);
+	pthread_join(th, NULL);
+	bad_reads = atomic_load(&r->bad_reads);
+	EXPECT_EQ(bad_reads, 0);
+	/* the race must really have been run: frees and reallocations happened */
+	EXPECT_TRUE(shrink_st.shrinks > 0);
+	sum = shrink_st;
+	zf_stats_add(&sum, &r->st[0]);
+	EXPECT_EQ(sum.allocs, sum.shrinks + (atomic_load(&r->zs->folio) ? 1 : 0) +
+		  sum.alloc_races_lost);
+	EXPECT_EQ(s->check(r->zs, &sum, why, sizeof(why)), 0);
+	printf("  %lu faults, %lu folios freed by the shrinker meanwhile\n", sum.gets,
+	       sum.shrinks);
+	free_shared(r->zs);
+	free(r);
+}
+
+TEST(global_shrinker_never_frees_a_folio_in_use)
+{
+	shrinker_race(_t, &zf_strategy_global);
+}
+
+TEST(mmflag_shrinker_never_frees_a_folio_in_use)
+{
+	shrinker_race(_t, &zf_strategy_mmflag);
+}
+
+TEST(strategy_table_lists_each_once)
+{
+	EXPECT_TRUE(zf_strategy_find("global") == &zf_strategy_global);
+	EXPECT_TRUE(zf_strategy_find("mmflag") == &zf_strategy_mmflag);
+	EXPECT_TRUE(zf_strategy_find("persistent") == &zf_strategy_persistent);
+	EXPECT_TRUE(zf_strategy_find("percpu") == NULL);
+	EXPECT_TRUE(zf_strategies[3] == NULL);
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Install what hzfbench needs, when it is missing: `build` for make and make
+# test, `run` for run.sh (build plus hwloc's and numactl's tools). Only as root
+# on a Debian/Ubuntu machine (apt-get), and not with HZF_NO_INSTALL set;
+# otherwise it names what is missing and fails.
+set -euo pipefail
+
+want=${1:-build}
+build_pkgs=(gcc make pkg-config libhwloc-dev libnuma-dev zlib1g-dev)
+run_pkgs=(hwloc numactl)
+
+missing=()
+have_header() { printf '#include <%s>\n' "$1" | cc -E -x c - >/dev/null 2>&1; }
+command -v cc >/dev/null 2>&1 || missing+=(gcc)
+command -v make >/dev/null 2>&1 || missing+=(make)
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+if command -v cc >/dev/null 2>&1; then
+	have_header hwloc.h || missing+=(libhwloc-dev)
+	have_header numa.h || missing+=(libnuma-dev)
+	have_header zlib.h || missing+=(zlib1g-dev)
+else
+	missing+=(libhwloc-dev libnuma-dev zlib1g-dev)
+fi
+if [ "$want" = run ]; then
+	command -v lstopo-no-graphics >/dev/null 2>&1 || missing+=(hwloc)
+	command -v numactl >/dev/null 2>&1 || missing+=(numactl)
+fi
+[ "${#missing[@]}" -eq 0 ] && exit 0
+
+if [ -n "${HZF_NO_INSTALL:-}" ] || [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+	echo "hzfbench: missing: ${missing[*]} (install them, or run as root on Debian/Ubuntu)" >&2
+	echo "hzfbench: Debian packages: ${build_pkgs[*]} ${run_pkgs[*]}" >&2
+	exit 1
+fi
+echo "hzfbench: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
