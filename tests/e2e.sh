@@ -14,6 +14,20 @@ ok() { echo "ok   - $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL - $1"; shift; printf '  %s\n' "$@"; failed=$((failed + 1)); }
 skip() { echo "skip - $1: $2"; skipped=$((skipped + 1)); }
 
+# the first child of pid $1, read from /proc (procps may not be installed)
+child_of() {
+	local stat line fields
+	for stat in /proc/[0-9]*/stat; do
+		line=$(cat "$stat" 2>/dev/null) || continue
+		read -ra fields <<<"${line##*) }"	# state, ppid, ...
+		if [ "${fields[1]}" = "$1" ]; then
+			stat=${stat#/proc/}
+			echo "${stat%/stat}"
+			return
+		fi
+	done
+}
+
 meta_complete() { grep -q '"complete": true' "$1/meta.json" 2>/dev/null; }
 csv_rows() { echo $(($(wc -l <"$1") - 1)); }
 
@@ -140,7 +154,7 @@ $bin run --task-kind process --tasks 2 --size 1G --min-ms 3000 --reps 5 --out "$
 parent=$!
 child=
 for _ in $(seq 100); do
-	child=$(pgrep -P "$parent" | head -1)
+	child=$(child_of "$parent")
 	[ -n "$child" ] && break
 	sleep 0.05
 done
