@@ -35,6 +35,7 @@ struct options {
 	struct zf_sweep sw;
 	const char *strategies, *task_kinds, *placements, *tasks, *topology;
 	const char *size_arg, *step_arg;
+	char strategies_opt[72], task_kinds_opt[72];	/* as typed, for errors */
 	bool summary;
 };
 
@@ -157,6 +158,10 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 	o->sw.warmup = 1;
 	o->sw.min_ms = 200;
 	o->sw.counter_node = -1;
+	snprintf(o->strategies_opt, sizeof(o->strategies_opt), "--%s",
+		 strcmp(cmd, "run") ? "strategies" : "strategy");
+	snprintf(o->task_kinds_opt, sizeof(o->task_kinds_opt), "--%s",
+		 strcmp(cmd, "run") ? "task-kinds" : "task-kind");
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", run_options, &idx)) != -1) {
@@ -178,9 +183,15 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 		}
 		err = 0;
 		switch (c) {
-		case OPT_STRATEGY: o->strategies = optarg; break;
+		case OPT_STRATEGY:
+			o->strategies = optarg;
+			snprintf(o->strategies_opt, sizeof(o->strategies_opt), "--%s", name);
+			break;
 		case OPT_TASKS: o->tasks = optarg; break;
-		case OPT_TASK_KIND: o->task_kinds = optarg; break;
+		case OPT_TASK_KIND:
+			o->task_kinds = optarg;
+			snprintf(o->task_kinds_opt, sizeof(o->task_kinds_opt), "--%s", name);
+			break;
 		case OPT_PLACEMENT: o->placements = optarg; break;
 		case OPT_TOPOLOGY: o->topology = optarg; break;
 		case OPT_OUT:
@@ -245,45 +256,56 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 	return 0;
 }
 
-static int parse_strategies(struct options *o, const char *def)
-{
-	const char *list = o->strategies ? o->strategies : def, *why;
-	char *buf, **words;
-	size_t i, n;
+typedef int (*word_fn)(const char *word, size_t i, void *out);
 
-	if (zf_split_list(list, &buf, &words, &n, &why))
-		return bad("--strategies", list, why);
-	o->sw.strategies = calloc(n, sizeof(*o->sw.strategies));
-	for (i = 0; i < n; i++) {
-		o->sw.strategies[i] = zf_strategy_find(words[i]);
-		if (!o->sw.strategies[i]) {
-			fprintf(stderr, "hzfbench: --strateg%s: %s: not a strategy (global, mmflag, persistent)\n",
-				o->strategies && n == 1 ? "y" : "ies", words[i]);
-			return 2;
-		}
-	}
-	o->sw.nstrategies = n;
+/* each word of a comma list through fn; a bad one named with the option as typed */
+static int each_word(const char *opt, const char *list, word_fn fn, void *out, size_t *n,
+		     const char *what)
+{
+	const char *why;
+	char *buf, **words;
+	size_t i;
+	int err = 0;
+
+	if (zf_split_list(list, &buf, &words, n, &why))
+		return bad(opt, list, why);
+	for (i = 0; i < *n && !err; i++)
+		if (fn(words[i], i, out))
+			err = bad(opt, words[i], what);
 	free(words);
 	free(buf);
-	return 0;
+	return err;
+}
+
+static int one_strategy(const char *word, size_t i, void *out)
+{
+	const struct zf_strategy **strategies = out;
+
+	strategies[i] = zf_strategy_find(word);
+	return strategies[i] ? 0 : -EINVAL;
+}
+
+static int one_kind(const char *word, size_t i, void *out)
+{
+	return zf_task_kind_parse(word, &((enum zf_task_kind *)out)[i]);
+}
+
+static int parse_strategies(struct options *o, const char *def)
+{
+	const char *list = o->strategies ? o->strategies : def;
+
+	o->sw.strategies = calloc(strlen(list) + 1, sizeof(*o->sw.strategies));
+	return each_word(o->strategies_opt, list, one_strategy, o->sw.strategies,
+			 &o->sw.nstrategies, "not a strategy (global, mmflag, persistent)");
 }
 
 static int parse_kinds(struct options *o, const char *def)
 {
-	const char *list = o->task_kinds ? o->task_kinds : def, *why;
-	char *buf, **words;
-	size_t i, n;
+	const char *list = o->task_kinds ? o->task_kinds : def;
 
-	if (zf_split_list(list, &buf, &words, &n, &why))
-		return bad("--task-kinds", list, why);
-	o->sw.kinds = calloc(n, sizeof(*o->sw.kinds));
-	for (i = 0; i < n; i++)
-		if (zf_task_kind_parse(words[i], &o->sw.kinds[i]))
-			return bad("--task-kind", words[i], "not a task kind (thread, process)");
-	o->sw.nkinds = n;
-	free(words);
-	free(buf);
-	return 0;
+	o->sw.kinds = calloc(strlen(list) + 1, sizeof(*o->sw.kinds));
+	return each_word(o->task_kinds_opt, list, one_kind, o->sw.kinds, &o->sw.nkinds,
+			 "not a task kind (thread, process)");
 }
 
 static int parse_placements(struct options *o, const char *def, bool single)

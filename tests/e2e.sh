@@ -114,7 +114,7 @@ bad "--tasks: 3: placement compact has" run --tasks 3
 bad "--tasks: 9-1: range ends before it starts" sweep --tasks 9-1
 bad "--tasks: 1,,2: empty item in list" sweep --tasks 1,,2
 bad "--task-kind: fiber: not a task kind" run --task-kind fiber
-bad "--task-kind: fiber: not a task kind" sweep --task-kinds thread,fiber
+bad "--task-kinds: fiber: not a task kind" sweep --task-kinds thread,fiber
 bad "--strategy: percpu: not a strategy" run --strategy percpu
 bad "--strategies: percpu: not a strategy" sweep --strategies global,percpu
 bad "--strategy: global,mmflag: run takes one value" run --strategy global,mmflag
