@@ -35,14 +35,14 @@ static inline void zf_busy(unsigned long iters)
 }
 
 static inline __attribute__((always_inline)) void
-zf_fault_loop(struct zf_pass *p, zf_get_fn get)
+zf_fault_loop_body(struct zf_pass *p, zf_get_fn get, bool busy)
 {
 	struct zf_shared *zs = p->zs;
 	struct zf_mm *mm = p->mm;
+	struct zf_stats *st = p->st;
 	struct zf_folio **slots = p->slots;
 	unsigned long i, n = p->faults_per_pass, step = p->step, iters = p->fault_iters;
 	unsigned long off = 0, sum = 0;
-	struct zf_stats *st = p->st;
 
 	for (i = 0; i < n; i++, off += step) {
 		struct zf_folio *folio = get(zs, mm, st);
@@ -53,12 +53,22 @@ zf_fault_loop(struct zf_pass *p, zf_get_fn get)
 			continue;
 		}
 		sum |= zf_folio_read(folio, off & (ZF_FOLIO_SIZE - 1));
-		if (iters)
+		if (busy)
 			zf_busy(iters);
 	}
 	/* counted here, not in get(): a per-fault memory increment is a loop-carried chain */
 	st->gets += n;
 	p->read_sum |= sum;
+}
+
+/* two copies, so that --fault-ns 0 pays no test for the busy work */
+static inline __attribute__((always_inline)) void
+zf_fault_loop(struct zf_pass *p, zf_get_fn get)
+{
+	if (p->fault_iters)
+		zf_fault_loop_body(p, get, true);
+	else
+		zf_fault_loop_body(p, get, false);
 }
 
 static inline __attribute__((always_inline)) void
