@@ -44,6 +44,7 @@ zf_fault_loop_body(struct zf_pass *p, zf_get_fn get, bool busy)
 	unsigned long i, n = p->faults_per_pass, step = p->step, iters = p->fault_iters;
 	unsigned long off = 0, sum = 0;
 
+#pragma GCC unroll 4
 	for (i = 0; i < n; i++, off += step) {
 		struct zf_folio *folio = get(zs, mm, st);
 
