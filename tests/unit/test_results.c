@@ -8,6 +8,7 @@
 #include "../../harness/csv.h"
 #include "../../harness/json.h"
 #include "../../harness/metrics.h"
+#include "../../harness/results.h"
 #include "../../harness/sysinfo.h"
 #include "test.h"
 
@@ -167,4 +168,100 @@ TEST(summary_median_min_max_stddev)
 	EXPECT_TRUE(s.ns_per_fault_stddev > 1.2909 && s.ns_per_fault_stddev < 1.2910);
 	zf_summarize(m, 1, &s);
 	EXPECT_TRUE(s.ns_per_fault_stddev == 0);
+}
+
+/* a real run's results folder, read back with the readers compare and show use */
+TEST(results_folder_written_and_read_back)
+{
+	char dir[] = "/tmp/hzftest.XXXXXX", path[PATH_MAX + 32], text[65536], value[128], why[256];
+	struct zf_results r = { 0 };
+	struct zf_run_config cfg = {
+		.strategy = &zf_strategy_mmflag,
+		.kind = ZF_TASK_THREAD,
+		.faults_per_pass = 64,
+		.step = 2 << 20,
+		.reps = 2,
+		.min_ms = 1,
+		.counter_node = -1,
+	};
+	char *argv[] = { "sweep", "--out", dir };
+	struct zf_run_result res;
+	struct zf_topo topo;
+	struct zf_plan plan;
+	struct zf_csv csv;
+	size_t line;
+
+	ASSERT_TRUE(mkdtemp(dir));
+	unsetenv("HWLOC_SYNTHETIC");
+	ASSERT_EQ(zf_topo_open(&topo, NULL, why, sizeof(why)), 0);
+	ASSERT_EQ(zf_plan_make(&topo, "compact", 1, &plan, why, sizeof(why)), 0);
+	cfg.plan = &plan;
+	ASSERT_EQ(zf_results_dir(dir, r.dir, sizeof(r.dir), why, sizeof(why)), 0);
+	r.topo = &topo;
+	r.argc = 3;
+	r.argv = argv;
+	ASSERT_EQ(zf_results_begin(&r, 1, why, sizeof(why)), 0);
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	ASSERT_EQ(zf_read_file(path, text, sizeof(text)), 0);
+	ASSERT_EQ(zf_json_get(text, "complete", value, sizeof(value)), 0);
+	EXPECT_STREQ(value, "false");
+	ASSERT_EQ(zf_run(&cfg, &topo, &res), 0);
+	ASSERT_EQ(zf_results_add(&r, 0, &cfg, &res, why, sizeof(why)), 0);
+	zf_run_result_free(&res);
+	ASSERT_EQ(zf_results_write(&r, why, sizeof(why)), 0);
+	ASSERT_EQ(zf_results_end(&r, true, why, sizeof(why)), 0);
+
+	ASSERT_EQ(zf_read_file(path, text, sizeof(text)), 0);
+	ASSERT_EQ(zf_json_validate(text), 0);
+	ASSERT_EQ(zf_json_get(text, "complete", value, sizeof(value)), 0);
+	EXPECT_STREQ(value, "true");
+	ASSERT_EQ(zf_json_get(text, "thp.enabled", value, sizeof(value)), 0);
+	ASSERT_EQ(zf_json_get(text, "config_persistent_huge_zero_folio", value, sizeof(value)), 0);
+	ASSERT_EQ(zf_json_get(text, "topology.pus", value, sizeof(value)), 0);
+	EXPECT_EQ(atoi(value), topo.pus);
+	ASSERT_EQ(zf_json_get(text, "configurations", value, sizeof(value)), 0);
+	EXPECT_STREQ(value, "1");
+	EXPECT_EQ(zf_json_get(text, "end_time", value, sizeof(value)), 0);
+
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	ASSERT_EQ(zf_csv_read(path, &csv, &line), 0);
+	{
+		struct zf_buf header = { 0 };
+		size_t i;
+
+		for (i = 0; i < csv.ncols; i++)
+			zf_buf_printf(&header, "%s%s", i ? "," : "", csv.header[i]);
+		EXPECT_STREQ(header.text, ZF_SUMMARY_COLUMNS);
+		zf_buf_free(&header);
+	}
+	ASSERT_EQ(csv.nrows, 1);
+	EXPECT_STREQ(csv.rows[0][zf_csv_col(&csv, "strategy")], "mmflag");
+	EXPECT_STREQ(csv.rows[0][zf_csv_col(&csv, "task_kind")], "thread");
+	EXPECT_STREQ(csv.rows[0][zf_csv_col(&csv, "reps")], "2");
+	EXPECT_STREQ(csv.rows[0][zf_csv_col(&csv, "faults_per_pass")], "64");
+	EXPECT_TRUE(atof(csv.rows[0][zf_csv_col(&csv, "ns_per_fault_median")]) > 0);
+	zf_csv_free(&csv);
+	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	ASSERT_EQ(zf_csv_read(path, &csv, &line), 0);
+	EXPECT_EQ(csv.nrows, 2);
+	zf_csv_free(&csv);
+	snprintf(path, sizeof(path), "%s/tasks.csv", dir);
+	ASSERT_EQ(zf_csv_read(path, &csv, &line), 0);
+	EXPECT_EQ(csv.nrows, 2);
+	EXPECT_STREQ(csv.rows[0][zf_csv_col(&csv, "cpu_seen")], csv.rows[0][zf_csv_col(&csv, "pu")]);
+	zf_csv_free(&csv);
+	snprintf(path, sizeof(path), "%s/counters.csv", dir);
+	ASSERT_EQ(zf_csv_read(path, &csv, &line), 0);
+	EXPECT_EQ(csv.nrows, 1);
+	EXPECT_STREQ(csv.rows[0][zf_csv_col(&csv, "broken")], "0");
+	zf_csv_free(&csv);
+
+	/* a folder that holds anything is refused */
+	EXPECT_TRUE(zf_results_dir(dir, r.dir, sizeof(r.dir), why, sizeof(why)) != 0);
+	EXPECT_STREQ(why, "exists and is not empty");
+	zf_results_free(&r);
+	zf_plan_free(&plan);
+	zf_topo_close(&topo);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	EXPECT_EQ(system(path), 0);
 }
