@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The task side of a run: see tasks.h.
+ *
+ * Both kinds of task run task_main() on one control block in MAP_SHARED
+ * memory. The coordinator (the calling thread) bumps a generation word to
+ * start a repetition; tasks sleep on it with futex() so that a task that is
+ * done never spins on a CPU another task is still timed on. Tasks then meet
+ * at a spinning barrier so that their timed loops start together.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../bench/usemem.h"
+#include "numa.h"
+#include "tasks.h"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void futex_wait(_Atomic uint32_t *word, uint32_t val, long timeout_ms)
+{
+	struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
+
+	syscall(SYS_futex, word, FUTEX_WAIT, val, &ts, NULL, 0);
+}
+
+static void futex_wake(_Atomic uint32_t *word)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+/* all tasks start the timed loop together; false when the run is aborted */
+static bool start_barrier(struct zf_ctl *ctl, int ntasks)
+{
+	unsigned long spins = 0;
+
+	atomic_fetch_add(&ctl->arrived, 1);
+	while (atomic_load_explicit(&ctl->arrived, memory_order_acquire) < ntasks) {
+		if (atomic_load_explicit(&ctl->abort, memory_order_relaxed))
+			return false;
+		if (++spins > 4096)
+			sched_yield();
+		else
+			cpu_relax();
+	}
+	return true;
+}
+
+static int task_fail(struct zf_task_slot *slot, const char *why)
+{
+	snprintf(slot->error, sizeof(slot->error), "%s", why);
+	slot->failed = 1;
+	return -1;
+}
+
+/* one repetition: ctl->passes lifetimes of the task's region */
+static void task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
+			   struct zf_task_slot *slot)
+{
+	const struct zf_strategy *s = r->cfg->strategy;
+	bool own_mm = r->cfg->kind == ZF_TASK_PROCESS;
+	struct zf_task_sample sample = { 0 };
+	unsigned long i;
+
+	for (i = 0; i < r->ctl->passes; i++) {
+		uint64_t t0, t1, t2;
+
+		if (own_mm)
+			zf_mm_init(pass->mm);
+		t0 = now_ns();
+		zf_pass_faults(s, pass);
+		t1 = now_ns();
+		zf_pass_zap(s, pass);
+		if (own_mm)
+			zf_mm_exit(s, pass->zs, pass->mm, pass->st);
+		t2 = now_ns();
+		sample.fault_ns += t1 - t0;
+		sample.teardown_ns += t2 - t1;
+	}
+	sample.faults = r->ctl->passes * r->cfg->faults_per_pass;
+	slot->sample = sample;
+}
+
+static int task_main(struct zf_runner *r, int id)
+{
+	const struct zf_run_config *cfg = r->cfg;
+	struct zf_task_slot *slot = &r->slots[id];
+	size_t slots_len = cfg->faults_per_pass * sizeof(struct zf_folio *);
+	struct zf_pass pass = {
+		.zs = r->zs,
+		.mm = r->mm[cfg->kind == ZF_TASK_THREAD ? 0 : id],
+		.st = &slot->st,
+		.faults_per_pass = cfg->faults_per_pass,
+		.step = cfg->step,
+		.fault_iters = (unsigned long)(cfg->fault_ns * cfg->busy_iters_per_ns + 0.5),
+	};
+	uint32_t seen = 0;
+	char why[160];
+	int err = 0;
+
+	if (cfg->plan->pu[id] >= 0 &&
+	    zf_topo_bind_self(r->topo, cfg->plan->pu[id], why, sizeof(why)))
+		err = task_fail(slot, why);
+	if (!err) {
+		pass.slots = zf_numa_alloc(slots_len, cfg->plan->node[id], false);
+		if (!pass.slots) {
+			snprintf(why, sizeof(why), "page table of %zu bytes: %s", slots_len,
+				 strerror(errno));
+			err = task_fail(slot, why);
+		}
+	}
+	atomic_fetch_add(&r->ctl->ready, 1);
+	futex_wake(&r->ctl->ready);
+
+	for (;;) {
+		uint32_t gen = atomic_load_explicit(&r->ctl->gen, memory_order_acquire);
+
+		if (gen == seen) {
+			futex_wait(&r->ctl->gen, seen, 100);
+			continue;
+		}
+		seen = gen;
+		if (r->ctl->cmd == CMD_QUIT || atomic_load(&r->ctl->abort))
+			break;
+		if (!err && start_barrier(r->ctl, cfg->plan->ntasks))
+			task_timed_rep(r, &pass, slot);
+		atomic_fetch_add_explicit(&r->ctl->done, 1, memory_order_release);
+		futex_wake(&r->ctl->done);
+	}
+	slot->read_sum = pass.read_sum;
+	slot->fallbacks = pass.fallbacks;
+	slot->cpu_seen = sched_getcpu();
+	zf_numa_free(pass.slots, slots_len);
+	return err;
+}
+
+static void *thread_main(void *arg)
+{
+	struct zf_runner *r = ((void **)arg)[0];
+	int id = (int)(long)((void **)arg)[1];
+
+	free(arg);
+	task_main(r, id);
+	return NULL;
+}
+
+/*
+ * Reap children that have ended; a death, or an exit before the end (block
+ * false) or with a failure status, is an error described in res->error.
+ * With block, wait for every child.
+ */
+static int check_children(struct zf_runner *r, struct zf_run_result *res, bool block)
+{
+	int i, status, err = 0;
+
+	for (i = 0; r->pids && i < r->cfg->plan->ntasks; i++) {
+		pid_t pid = r->pids[i];
+
+		if (pid <= 0 || waitpid(pid, &status, block ? 0 : WNOHANG) != pid)
+			continue;
+		r->pids[i] = 0;
+		if (err)
+			continue;
+		if (WIFSIGNALED(status)) {
+			snprintf(res->error, sizeof(res->error),
+				 "task %d (pid %d) was killed by signal %d (%s)", i, pid,
+				 WTERMSIG(status), strsignal(WTERMSIG(status)));
+			err = -ECHILD;
+		} else if (!block || WEXITSTATUS(status)) {
+			snprintf(res->error, sizeof(res->error),
+				 "task %d (pid %d) exited %s with status %d", i, pid,
+				 block ? "" : "early", WEXITSTATUS(status));
+			err = -ECHILD;
+		}
+		if (err && !block)
+			return err;
+	}
+	return err;
+}
+
+/* wait until *word reaches n; fails when a child dies */
+static int wait_count(struct zf_runner *r, _Atomic uint32_t *word, uint32_t n,
+		      struct zf_run_result *res)
+{
+	uint32_t v;
+
+	while ((v = atomic_load_explicit(word, memory_order_acquire)) < n) {
+		int err = check_children(r, res, false);
+
+		if (err)
+			return err;
+		futex_wait(word, v, 20);
+	}
+	return 0;
+}
+
+static void broadcast(struct zf_runner *r, int cmd, unsigned long passes)
+{
+	r->ctl->cmd = cmd;
+	r->ctl->passes = passes;
+	atomic_store(&r->ctl->arrived, 0);
+	atomic_store(&r->ctl->done, 0);
+	atomic_fetch_add_explicit(&r->ctl->gen, 1, memory_order_release);
+	futex_wake(&r->ctl->gen);
+}
+
+int zf_tasks_rep(struct zf_runner *r, unsigned long passes, struct zf_run_result *res)
+{
+	broadcast(r, CMD_RUN, passes);
+	return wait_count(r, &r->ctl->done, r->cfg->plan->ntasks, res);
+}
+
+int zf_tasks_ready(struct zf_runner *r, struct zf_run_result *res)
+{
+	int i, err = wait_count(r, &r->ctl->ready, r->cfg->plan->ntasks, res);
+
+	for (i = 0; !err && i < r->cfg->plan->ntasks; i++) {
+		if (r->slots[i].failed) {
+			snprintf(res->error, sizeof(res->error), "task %d: %s", i,
+				 r->slots[i].error);
+			err = -EIO;
+		}
+	}
+	return err;
+}
+
+int zf_tasks_start(struct zf_runner *r, struct zf_run_result *res)
+{
+	int i, n = r->cfg->plan->ntasks;
+
+	if (r->cfg->kind == ZF_TASK_THREAD) {
+		r->threads = calloc(n, sizeof(*r->threads));
+		if (!r->threads)
+			return -ENOMEM;
+		for (i = 0; i < n; i++) {
+			void **arg = malloc(2 * sizeof(void *));
+			int err;
+
+			if (!arg)
+				return -ENOMEM;
+			arg[0] = r;
+			arg[1] = (void *)(long)i;
+			err = pthread_create(&r->threads[i], NULL, thread_main, arg);
+			if (err) {
+				free(arg);
+				snprintf(res->error, sizeof(res->error), "task %d: pthread_create: %s",
+					 i, strerror(err));
+				return -err;
+			}
+		}
+		return 0;
+	}
+	r->pids = calloc(n, sizeof(*r->pids));
+	if (!r->pids)
+		return -ENOMEM;
+	fflush(NULL);
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0) {
+			snprintf(res->error, sizeof(res->error), "task %d: fork: %s", i,
+				 strerror(errno));
+			return -errno;
+		}
+		if (!pid) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			_exit(task_main(r, i) ? 1 : 0);
+		}
+		r->pids[i] = pid;
+	}
+	return 0;
+}
+
+int zf_tasks_stop(struct zf_runner *r, struct zf_run_result *res, bool failed)
+{
+	int i, n = r->cfg->plan->ntasks, err = 0;
+
+	if (failed)
+		atomic_store(&r->ctl->abort, 1);
+	broadcast(r, CMD_QUIT, 0);
+	if (r->threads) {
+		for (i = 0; i < n; i++)
+			if (r->threads[i])
+				pthread_join(r->threads[i], NULL);
+		free(r->threads);
+	}
+	if (r->pids) {
+		char kept[sizeof(res->error)];
+
+		if (failed) {
+			for (i = 0; i < n; i++)
+				if (r->pids[i] > 0)
+					kill(r->pids[i], SIGKILL);
+		}
+		/* reap every child; after a failure, keep its first message */
+		memcpy(kept, res->error, sizeof(kept));
+		err = check_children(r, res, true);
+		if (failed)
+			memcpy(res->error, kept, sizeof(kept));
+		free(r->pids);
+	}
+	return err;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tasks of one run and how the runner drives them: a control block in
+ * MAP_SHARED memory, one slot of results per task, threads or processes.
+ * Internal to the runner (runner.c).
+ */
+#ifndef HZF_TASKS_H
+#define HZF_TASKS_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "runner.h"
+
+enum { CMD_RUN, CMD_QUIT };
+
+struct zf_ctl {
+	_Atomic uint32_t gen __attribute__((aligned(ZF_LINE)));
+	int cmd;
+	unsigned long passes;
+	_Atomic int arrived __attribute__((aligned(ZF_LINE)));
+	_Atomic uint32_t done __attribute__((aligned(ZF_LINE)));
+	_Atomic uint32_t ready;
+	_Atomic int abort;
+};
+
+/* one task's lines: written by that task alone */
+struct zf_task_slot {
+	struct zf_stats st;
+	struct zf_task_sample sample __attribute__((aligned(ZF_LINE)));
+	unsigned long read_sum, fallbacks;
+	int cpu_seen, failed;
+	char error[160];
+} __attribute__((aligned(ZF_LINE)));
+
+struct zf_runner {
+	const struct zf_run_config *cfg;
+	struct zf_topo *topo;
+	struct zf_ctl *ctl;
+	struct zf_task_slot *slots;
+	size_t shm_len;
+	struct zf_shared *zs;
+	struct zf_mm **mm;		/* per task (threads: all the same one) */
+	int nmm;
+	pthread_t *threads;
+	pid_t *pids;
+	struct zf_stats st;		/* the runner's own: init, thread-mode mm exits */
+};
+
+/* start every task: each binds itself and makes its page table, then waits */
+int zf_tasks_start(struct zf_runner *r, struct zf_run_result *res);
+/* until every task is ready; then the first failure a task reported */
+int zf_tasks_ready(struct zf_runner *r, struct zf_run_result *res);
+/* one timed repetition of ctl passes by every task, from one barrier */
+int zf_tasks_rep(struct zf_runner *r, unsigned long passes, struct zf_run_result *res);
+/* tell every task to end (after a failure: kill), and reap them */
+int zf_tasks_stop(struct zf_runner *r, struct zf_run_result *res, bool failed);
+
+#endif
