@@ -249,6 +249,7 @@ struct race {
 	struct zf_folio *got[RACERS];
 	_Atomic int stop;
 	_Atomic long bad_reads;
+	_Atomic unsigned long faults;	/* the holder's progress, for the shrinker's loop */
 };
 
 static void *first_fault_racer(void *arg)
@@ -346,6 +347,7 @@ static void *holder(void *arg)
 		int k;
 
 		st->gets++;
+		atomic_fetch_add_explicit(&r->faults, 1, memory_order_relaxed);
 		if (!f) {
 			atomic_fetch_add(&r->bad_reads, 1);
 			continue;
@@ -388,7 +390,7 @@ static void shrinker_race(struct zf_test *_t, const struct zf_strategy *s)
 	ASSERT_TRUE(r->zs);
 	pthread_create(&th, NULL, holder, r);
 	/* until the shrinker has freed under the task's feet often, or 3 s */
-	while ((shrink_st.shrinks < 200 || r->st[0].gets < 20000) && now_s() < deadline)
+	while ((shrink_st.shrinks < 200 || atomic_load(&r->faults) < 20000) && now_s() < deadline)
 		if (s->shrink_count(r->zs))
 			s->shrink_scan(r->zs, &shrink_st);
 	atomic_store(&r->stop, 1);
