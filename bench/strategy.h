@@ -22,8 +22,9 @@
 #endif
 
 /*
- * Per-task counters. Every task has its own, on lines of its own, so keeping
- * them costs a plain increment and never moves a shared line.
+ * Per-task counters. Every task has its own, on lines of its own (where the
+ * runner places them), so keeping them costs a plain increment and never
+ * moves a shared line.
  */
 struct zf_stats {
 	unsigned long gets;		/* faults taken: get() calls, counted by the caller */
@@ -40,7 +41,7 @@ struct zf_stats {
 	unsigned long alloc_failures;	/* no folio could be allocated */
 	unsigned long shrinks;		/* folios freed by the shrinker */
 	unsigned long broken;		/* invariant violations seen at the time */
-} __attribute__((aligned(ZF_LINE)));
+};
 
 /* One mm: its flag word alone on its own lines (MMF_* bits). */
 struct zf_mm {

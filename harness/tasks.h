@@ -27,7 +27,7 @@ struct zf_ctl {
 
 /* one task's lines: written by that task alone */
 struct zf_task_slot {
-	struct zf_stats st;
+	struct zf_stats st __attribute__((aligned(ZF_LINE)));
 	struct zf_task_sample sample __attribute__((aligned(ZF_LINE)));
 	unsigned long read_sum, fallbacks;
 	int cpu_seen, failed;
