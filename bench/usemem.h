@@ -112,15 +112,4 @@ static inline void zf_mm_init(struct zf_mm *mm)
 /* mmput(): the mm's last user exits */
 void zf_mm_exit(const struct zf_strategy *s, struct zf_shared *zs, struct zf_mm *mm,
 		struct zf_stats *st);
-/* one pass: faults then teardown; the caller times each (harness) */
-static inline void zf_pass_faults(const struct zf_strategy *s, struct zf_pass *p)
-{
-	s->fault_pass(p);
-}
-
-static inline void zf_pass_zap(const struct zf_strategy *s, struct zf_pass *p)
-{
-	s->zap_pass(p);
-}
-
 #endif

@@ -92,9 +92,9 @@ static void task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
 		if (own_mm)
 			zf_mm_init(pass->mm);
 		t0 = now_ns();
-		zf_pass_faults(s, pass);
+		s->fault_pass(pass);
 		t1 = now_ns();
-		zf_pass_zap(s, pass);
+		s->zap_pass(pass);
 		if (own_mm)
 			zf_mm_exit(s, pass->zs, pass->mm, pass->st);
 		t2 = now_ns();
