@@ -112,4 +112,5 @@ static inline void zf_mm_init(struct zf_mm *mm)
 /* mmput(): the mm's last user exits */
 void zf_mm_exit(const struct zf_strategy *s, struct zf_shared *zs, struct zf_mm *mm,
 		struct zf_stats *st);
+
 #endif
