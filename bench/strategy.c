@@ -9,6 +9,7 @@ const struct zf_strategy *const zf_strategies[] = {
 	&zf_strategy_global,
 	&zf_strategy_mmflag,
 	&zf_strategy_persistent,
+	&zf_strategy_native,
 	NULL,
 };
 

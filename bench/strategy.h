@@ -86,14 +86,20 @@ struct zf_strategy {
 	/* at rest (every mm exited): 0, or -EPROTO with the broken invariant in why */
 	int (*check)(struct zf_shared *zs, const struct zf_stats *total,
 		     char *why, size_t len);
-	/* the measured loops with this strategy's get/put inlined (usemem.h) */
+	/*
+	 * The measured loops with this strategy's get/put inlined (usemem.h):
+	 * emulated faults (NULL: the strategy exists only on real faults), real
+	 * kernel faults with get taken beside each, and the zap of the page table.
+	 */
 	void (*fault_pass)(struct zf_pass *p);
+	void (*kernel_fault_pass)(struct zf_pass *p);
 	void (*zap_pass)(struct zf_pass *p);
 };
 
 extern const struct zf_strategy zf_strategy_global;
 extern const struct zf_strategy zf_strategy_mmflag;
 extern const struct zf_strategy zf_strategy_persistent;
+extern const struct zf_strategy zf_strategy_native;
 
 /* NULL-terminated, in the order they are listed to users */
 extern const struct zf_strategy *const zf_strategies[];

@@ -59,5 +59,6 @@ const struct zf_strategy zf_strategy_global = {
 	.shrink_scan	= zf_huge_zero_shrink_scan,
 	.check		= global_check,
 	.fault_pass	= global_fault_pass,
+	.kernel_fault_pass = global_kernel_fault_pass,
 	.zap_pass	= global_zap_pass,
 };

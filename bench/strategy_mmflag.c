@@ -59,5 +59,6 @@ const struct zf_strategy zf_strategy_mmflag = {
 	.shrink_scan	= zf_huge_zero_shrink_scan,
 	.check		= zf_huge_zero_check,
 	.fault_pass	= mmflag_fault_pass,
+	.kernel_fault_pass = mmflag_kernel_fault_pass,
 	.zap_pass	= mmflag_zap_pass,
 };

@@ -70,5 +70,6 @@ const struct zf_strategy zf_strategy_persistent = {
 	.shrink_scan	= NULL,
 	.check		= persistent_check,
 	.fault_pass	= persistent_fault_pass,
+	.kernel_fault_pass = persistent_kernel_fault_pass,
 	.zap_pass	= persistent_zap_pass,
 };

@@ -20,6 +20,8 @@ struct zf_pass {
 	struct zf_mm *mm;
 	struct zf_stats *st;
 	struct zf_folio **slots;	/* one per step: the task's page table */
+	volatile unsigned char *region;	/* kernel faults: the mapped region, or NULL */
+	size_t region_len;
 	unsigned long faults_per_pass;
 	unsigned long step;
 	unsigned long fault_iters;	/* busy-work iterations per fault */
@@ -72,6 +74,35 @@ zf_fault_loop(struct zf_pass *p, zf_get_fn get)
 		zf_fault_loop_body(p, get, false);
 }
 
+/*
+ * Real faults: one read every step of a fresh MADV_HUGEPAGE region, each a
+ * huge-page read fault that maps the running kernel's huge zero folio, with
+ * the emulated get() taken beside it (none for `native`).
+ */
+static inline __attribute__((always_inline)) void
+zf_kernel_fault_loop(struct zf_pass *p, zf_get_fn get)
+{
+	struct zf_shared *zs = p->zs;
+	struct zf_mm *mm = p->mm;
+	struct zf_stats *st = p->st;
+	struct zf_folio **slots = p->slots;
+	volatile unsigned char *region = p->region;
+	unsigned long i, n = p->faults_per_pass, step = p->step, off = 0, sum = 0;
+
+	for (i = 0; i < n; i++, off += step) {
+		sum |= region[off];
+		if (get) {
+			struct zf_folio *folio = get(zs, mm, st);
+
+			slots[i] = folio;
+			if (unlikely(!folio))
+				p->fallbacks++;
+		}
+	}
+	st->gets += n;
+	p->read_sum |= sum;
+}
+
 static inline __attribute__((always_inline)) void
 zf_zap_loop(struct zf_pass *p, zf_put_fn put)
 {
@@ -98,6 +129,10 @@ zf_zap_loop(struct zf_pass *p, zf_put_fn put)
 	{								\
 		zf_fault_loop(p, get_fn);				\
 	}								\
+	static void name##_kernel_fault_pass(struct zf_pass *p)		\
+	{								\
+		zf_kernel_fault_loop(p, get_fn);			\
+	}								\
 	static void name##_zap_pass(struct zf_pass *p)			\
 	{								\
 		zf_zap_loop(p, put_fn);					\
@@ -108,6 +143,11 @@ static inline void zf_mm_init(struct zf_mm *mm)
 {
 	atomic_store_explicit(&mm->flags, 0, memory_order_relaxed);
 }
+
+/* a private anonymous MAP_NORESERVE region of len, MADV_HUGEPAGE; 0 or -errno */
+int zf_region_map(struct zf_pass *p, size_t len);
+/* munmap() it: the kernel zaps every huge zero PMD */
+int zf_region_unmap(struct zf_pass *p);
 
 /* mmput(): the mm's last user exits */
 void zf_mm_exit(const struct zf_strategy *s, struct zf_shared *zs, struct zf_mm *mm,

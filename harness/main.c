@@ -33,9 +33,9 @@ static int bad(const char *opt, const char *value, const char *why)
 
 struct options {
 	struct zf_sweep sw;
-	const char *strategies, *task_kinds, *placements, *tasks, *topology;
+	const char *strategies, *task_kinds, *placements, *tasks, *topology, *faults;
 	const char *size_arg, *step_arg;
-	char strategies_opt[72], task_kinds_opt[72];	/* as typed, for errors */
+	char strategies_opt[72], task_kinds_opt[72], faults_opt[72];	/* as typed */
 	bool summary;
 };
 
@@ -49,19 +49,24 @@ static const char run_usage[] =
 "usage: hzfbench run [options]\n"
 "  One configuration: --tasks tasks of one --task-kind, placed by --placement,\n"
 "  each taking a read fault every --step of a --size region, against --strategy.\n"
-"  --strategy S        global, mmflag or persistent (default global)\n"
+"  --strategy S        global, mmflag, persistent, or native (the running kernel\n"
+"                      alone, with --fault kernel) (default global)\n"
 "  --tasks N           tasks (default 1)\n"
 "  --task-kind K       thread (one shared mm) or process (one mm each) (default thread)\n"
 "  --placement P       compact, scatter, node:N, cpus:LIST or none (default compact)\n"
+"  --fault MODE        emulated (busy work stands for the fault) or kernel (real\n"
+"                      huge-page read faults of a fresh MADV_HUGEPAGE region)\n"
+"                      (default emulated)\n"
 "  --quiet             no table at the end\n";
 
 static const char sweep_usage[] =
 "usage: hzfbench sweep [options]\n"
 "  Every configuration of the lists below, into one results folder.\n"
-"  --strategies LIST   default global,mmflag,persistent\n"
+"  --strategies LIST   default global,mmflag,persistent (and native for kernel faults)\n"
 "  --tasks LIST        1,2,4 or 1-8 or pow2 (1,2,4,... and the CPU count) or all\n"
 "                      (default pow2)\n"
 "  --task-kinds LIST   default thread,process\n"
+"  --faults LIST       emulated, kernel (default emulated; native runs on kernel only)\n"
 "  --placements LIST   default compact (a placement with commas, cpus:0,2, needs\n"
 "                      ranges instead: cpus:0-1)\n"
 "  --quiet             no progress on stderr and no table\n";
@@ -69,7 +74,6 @@ static const char sweep_usage[] =
 static const char common_usage[] =
 "  --size BYTES        region per task per pass, K/M/G/T suffixes (default 100G)\n"
 "  --step BYTES        one fault every step (default 2M)\n"
-"  --fault kind        emulated (the only one yet)\n"
 "  --fault-ns NS       busy work per fault for the rest of the fault path (default 0)\n"
 "  --reps R            measured repetitions (default 5)\n"
 "  --warmup W          repetitions run first and not kept (default 1)\n"
@@ -90,6 +94,7 @@ static const struct option run_options[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "step", required_argument, NULL, OPT_STEP },
 	{ "fault", required_argument, NULL, OPT_FAULT },
+	{ "faults", required_argument, NULL, OPT_FAULT },
 	{ "fault-ns", required_argument, NULL, OPT_FAULT_NS },
 	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
@@ -107,8 +112,9 @@ static const struct option run_options[] = {
 static bool option_allowed(const char *cmd, const char *name)
 {
 	static const char *const sweep_only[] = { "strategies", "task-kinds", "placements",
-						  NULL };
-	static const char *const run_only[] = { "strategy", "task-kind", "placement", NULL };
+						  "faults", NULL };
+	static const char *const run_only[] = { "strategy", "task-kind", "placement", "fault",
+						NULL };
 	static const char *const topo_ok[] = { "tasks", "placement", "topology", "summary",
 					       "help", NULL };
 	const char *const *list;
@@ -162,6 +168,8 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 		 strcmp(cmd, "run") ? "strategies" : "strategy");
 	snprintf(o->task_kinds_opt, sizeof(o->task_kinds_opt), "--%s",
 		 strcmp(cmd, "run") ? "task-kinds" : "task-kind");
+	snprintf(o->faults_opt, sizeof(o->faults_opt), "--%s",
+		 strcmp(cmd, "run") ? "faults" : "fault");
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", run_options, &idx)) != -1) {
@@ -210,8 +218,8 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 			err = parse_size_opt("--step", optarg, &o->sw.step);
 			break;
 		case OPT_FAULT:
-			if (strcmp(optarg, "emulated"))
-				return bad("--fault", optarg, "not a fault mode (emulated)");
+			o->faults = optarg;
+			snprintf(o->faults_opt, sizeof(o->faults_opt), "--%s", name);
 			break;
 		case OPT_FAULT_NS:
 			err = parse_num_opt("--fault-ns", optarg, 0, 10000000, &o->sw.fault_ns);
@@ -288,6 +296,30 @@ static int one_strategy(const char *word, size_t i, void *out)
 static int one_kind(const char *word, size_t i, void *out)
 {
 	return zf_task_kind_parse(word, &((enum zf_task_kind *)out)[i]);
+}
+
+static int one_fault(const char *word, size_t i, void *out)
+{
+	return zf_fault_mode_parse(word, &((enum zf_fault_mode *)out)[i]);
+}
+
+static int parse_faults(struct options *o)
+{
+	const char *list = o->faults ? o->faults : "emulated";
+
+	o->sw.faults = calloc(strlen(list) + 1, sizeof(*o->sw.faults));
+	return each_word(o->faults_opt, list, one_fault, o->sw.faults, &o->sw.nfaults,
+			 "not a fault mode (emulated, kernel)");
+}
+
+static bool sweep_has_kernel(const struct zf_sweep *sw)
+{
+	size_t i;
+
+	for (i = 0; i < sw->nfaults; i++)
+		if (sw->faults[i] == ZF_FAULT_KERNEL)
+			return true;
+	return false;
 }
 
 static int parse_strategies(struct options *o, const char *def)
@@ -375,17 +407,25 @@ static int cmd_sweep_or_run(int argc, char **argv, bool single)
 
 	err = parse_options(cmd, argc, argv, &o, single ? run_usage : sweep_usage);
 	if (!err)
-		err = parse_strategies(&o, single ? "global" : "global,mmflag,persistent");
+		err = parse_faults(&o);
+	if (!err)
+		err = parse_strategies(&o, single ? "global" : sweep_has_kernel(&o.sw) ?
+				       "global,mmflag,persistent,native" : "global,mmflag,persistent");
 	if (!err)
 		err = parse_kinds(&o, single ? "thread" : "thread,process");
 	if (!err)
 		err = parse_placements(&o, "compact", single);
 	if (err)
 		return err;
-	if (single && (o.sw.nstrategies != 1 || o.sw.nkinds != 1))
-		return bad(o.sw.nstrategies != 1 ? "--strategy" : "--task-kind",
-			   o.sw.nstrategies != 1 ? o.strategies : o.task_kinds,
-			   "run takes one value; use sweep for lists");
+	if (single && o.sw.nstrategies != 1)
+		return bad("--strategy", o.strategies, "run takes one value; use sweep for lists");
+	if (single && o.sw.nkinds != 1)
+		return bad("--task-kind", o.task_kinds, "run takes one value; use sweep for lists");
+	if (single && o.sw.nfaults != 1)
+		return bad("--fault", o.faults, "run takes one value; use sweep for lists");
+	if (single && o.sw.faults[0] == ZF_FAULT_EMULATED && !o.sw.strategies[0]->fault_pass)
+		return bad("--strategy", o.sw.strategies[0]->name,
+			   "measures the running kernel alone: needs --fault kernel");
 	err = open_topology(&o, &topo, true);
 	if (err)
 		return err;

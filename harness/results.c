@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../bench/strategy.h"
+#include "kcheck.h"
 #include "metrics.h"
 #include "numa.h"
 #include "results.h"
@@ -143,6 +144,7 @@ static int write_meta(struct zf_results *r, bool complete, const char *end_time,
 	zf_buf_printf(&b, "},\n");
 	json_kv(&b, "config_persistent_huge_zero_folio", si->persistent_huge_zero_folio, true);
 	json_kv(&b, "kernel_config_source", si->kernel_config_source, true);
+	json_kv(&b, "kernel_strategy", si->kernel_strategy, true);
 	zf_buf_printf(&b, "  \"topology\": {\"source\": ");
 	zf_buf_json_str(&b, r->topo->source);
 	zf_buf_printf(&b, ", \"packages\": %d, \"numa_nodes\": %d, \"cores\": %d, \"pus\": %d},\n",
@@ -194,7 +196,8 @@ int zf_results_begin(struct zf_results *r, unsigned int nconfigs, char *why, siz
 static void key_fields(struct zf_buf *b, const struct zf_run_config *cfg)
 {
 	zf_buf_csv(b, cfg->strategy->name, 0);
-	zf_buf_printf(b, "emulated,%s,%d,", zf_task_kind_name(cfg->kind), cfg->plan->ntasks);
+	zf_buf_printf(b, "%s,%s,%d,", zf_fault_mode_name(cfg->fault), zf_task_kind_name(cfg->kind),
+		      cfg->plan->ntasks);
 	zf_buf_csv(b, cfg->plan->placement, 0);
 	zf_buf_printf(b, "%lu,%lu,", cfg->step, cfg->faults_per_pass);
 }
@@ -204,13 +207,35 @@ static void *grow(void *p, size_t n, size_t size)
 	return realloc(p, n * size);
 }
 
+/* repetition rep of c, verified: see zf_kernel_verdict() */
+static const char *rep_verdict(const struct zf_config_result *c, unsigned int rep,
+			       char *buf, size_t len)
+{
+	const struct zf_task_sample *ts = &c->samples[(size_t)rep * c->cfg.plan->ntasks];
+	struct zf_kernel_obs o = { .thp_fault_fallback = c->kernel[rep].thp_fault_fallback };
+	int k;
+
+	for (k = 0; k < c->cfg.plan->ntasks; k++) {
+		o.faults += ts[k].faults;
+		o.minflt += ts[k].minflt;
+		if (ts[k].rss_growth_kb > o.rss_growth_kb)
+			o.rss_growth_kb = ts[k].rss_growth_kb;
+		if (ts[k].anon_huge_kb > o.anon_huge_kb)
+			o.anon_huge_kb = ts[k].anon_huge_kb;
+	}
+	return zf_kernel_verdict(&o, buf, len);
+}
+
 int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_config *cfg,
-		   const struct zf_run_result *res, char *why, size_t len)
+		   const struct zf_run_result *res, unsigned int *suspect, char *verdict,
+		   size_t verdict_len, char *why, size_t len)
 {
 	struct zf_config_result *c = &r->configs[idx];
 	size_t n = res->ntasks, old = (size_t)c->reps * n, add = (size_t)res->reps * n, i;
 	struct zf_task_sample *samples = grow(c->samples, old + add, sizeof(*samples));
+	struct zf_rep_kernel *kernel;
 	int *mm_node, *cpu_seen;
+	unsigned int rep;
 
 	if (samples)
 		c->samples = samples;
@@ -218,11 +243,15 @@ int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_c
 	if (mm_node)
 		c->mm_node = mm_node;
 	cpu_seen = mm_node ? grow(c->cpu_seen, old + add, sizeof(int)) : NULL;
-	if (!cpu_seen) {
+	if (cpu_seen)
+		c->cpu_seen = cpu_seen;
+	kernel = cpu_seen ? grow(c->kernel, c->reps + res->reps, sizeof(*kernel)) : NULL;
+	if (!kernel) {
 		snprintf(why, len, "out of memory");
 		return -ENOMEM;
 	}
-	c->cpu_seen = cpu_seen;
+	c->kernel = kernel;
+	memcpy(c->kernel + c->reps, res->kernel, res->reps * sizeof(*kernel));
 	if (!c->reps && !c->total.gets) {
 		c->cfg = *cfg;
 		c->passes = res->passes;
@@ -235,9 +264,42 @@ int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_c
 		c->mm_node[old + i] = res->mm_node[i % n];
 		c->cpu_seen[old + i] = res->cpu_seen[i % n];
 	}
+	*suspect = 0;
+	for (rep = c->reps; cfg->fault == ZF_FAULT_KERNEL && rep < c->reps + res->reps; rep++) {
+		char buf[64];
+
+		if (strcmp(rep_verdict(c, rep, buf, sizeof(buf)), "ok") && !(*suspect)++)
+			snprintf(verdict, verdict_len, "%s", buf);
+	}
 	c->reps += res->reps;
 	zf_stats_add(&c->total, &res->total);
 	return 0;
+}
+
+/* samples.csv's kernel columns: empty for emulated faults, never a made-up zero */
+static void kernel_sample_fields(struct zf_buf *b, const struct zf_config_result *c,
+				 unsigned int rep)
+{
+	const struct zf_task_sample *ts = &c->samples[(size_t)rep * c->cfg.plan->ntasks];
+	uint64_t faults = 0, minflt = 0, rss = 0, anon = 0;
+	char verdict[64];
+	int k;
+
+	if (c->cfg.fault != ZF_FAULT_KERNEL) {
+		zf_buf_printf(b, ",,,,,\n");
+		return;
+	}
+	for (k = 0; k < c->cfg.plan->ntasks; k++) {
+		faults += ts[k].faults;
+		minflt += ts[k].minflt;
+		rss = ts[k].rss_growth_kb > rss ? ts[k].rss_growth_kb : rss;
+		anon = ts[k].anon_huge_kb > anon ? ts[k].anon_huge_kb : anon;
+	}
+	zf_buf_printf(b, "%llu,%llu,%.4f,%llu,%llu,%s\n",
+		      (unsigned long long)c->kernel[rep].thp_zero_page_alloc,
+		      (unsigned long long)c->kernel[rep].thp_fault_fallback,
+		      faults ? (double)minflt / faults : 0.0, (unsigned long long)rss,
+		      (unsigned long long)anon, rep_verdict(c, rep, verdict, sizeof(verdict)));
 }
 
 static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_buf *summary,
@@ -260,19 +322,27 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 
 		zf_rep_metrics(ts, ntasks, &m[rep]);
 		key_fields(samples, cfg);
-		zf_buf_printf(samples, "%u,%lu,%llu,%.3f,%.0f,%.3f,%.4f\n", rep, c->passes,
+		zf_buf_printf(samples, "%u,%lu,%llu,%.3f,%.0f,%.3f,%.4f,", rep, c->passes,
 			      (unsigned long long)m[rep].faults, m[rep].ns_per_fault,
 			      m[rep].faults_per_sec, m[rep].teardown_ns_per_fault,
 			      m[rep].fairness_min_max);
+		kernel_sample_fields(samples, c, rep);
 		for (k = 0; k < ntasks; k++) {
 			size_t i = (size_t)rep * ntasks + k;
 
 			key_fields(tasks, cfg);
-			zf_buf_printf(tasks, "%u,%d,%d,%d,%d,%d,%llu,%llu,%llu\n", rep, k,
+			zf_buf_printf(tasks, "%u,%d,%d,%d,%d,%d,%llu,%llu,%llu,", rep, k,
 				      plan->pu[k], plan->node[k], c->mm_node[i], c->cpu_seen[i],
 				      (unsigned long long)ts[k].faults,
 				      (unsigned long long)ts[k].fault_ns,
 				      (unsigned long long)ts[k].teardown_ns);
+			if (cfg->fault == ZF_FAULT_KERNEL)
+				zf_buf_printf(tasks, "%llu,%llu,%llu\n",
+					      (unsigned long long)ts[k].minflt,
+					      (unsigned long long)ts[k].rss_growth_kb,
+					      (unsigned long long)ts[k].anon_huge_kb);
+			else
+				zf_buf_printf(tasks, ",,\n");
 		}
 	}
 	zf_summarize(m, c->reps, &s);
@@ -297,9 +367,11 @@ int zf_results_write(struct zf_results *r, char *why, size_t len)
 	int err;
 
 	zf_buf_printf(&samples, KEY_COLUMNS ",rep,passes,faults,ns_per_fault,faults_per_sec,"
-		      "teardown_ns_per_fault,fairness_min_max\n");
+		      "teardown_ns_per_fault,fairness_min_max,thp_zero_page_alloc,"
+		      "thp_fault_fallback,minflt_per_fault,rss_growth_kb,anon_huge_kb,"
+		      "kernel_check\n");
 	zf_buf_printf(&tasks, KEY_COLUMNS ",rep,task,pu,node,mm_node,cpu_seen,faults,"
-		      "fault_ns,teardown_ns\n");
+		      "fault_ns,teardown_ns,minflt,rss_growth_kb,anon_huge_kb\n");
 	zf_buf_printf(&summary, ZF_SUMMARY_COLUMNS "\n");
 	zf_buf_printf(&counters, KEY_COLUMNS ",passes,counter_node,gets,puts,zaps,mm_exits,"
 		      "ref_gets,ref_puts,counter_touches,cas_retries,allocs,frees,"
@@ -339,6 +411,7 @@ void zf_results_free(struct zf_results *r)
 		free(r->configs[i].samples);
 		free(r->configs[i].mm_node);
 		free(r->configs[i].cpu_seen);
+		free(r->configs[i].kernel);
 	}
 	free(r->configs);
 	r->configs = NULL;

@@ -28,6 +28,7 @@ struct zf_config_result {
 	unsigned int reps;
 	struct zf_task_sample *samples;	/* reps x ntasks */
 	int *mm_node, *cpu_seen;	/* reps x ntasks: as seen in each rep's run */
+	struct zf_rep_kernel *kernel;	/* reps: THP counters (kernel faults) */
 	int counter_node;
 	struct zf_stats total;		/* every run of it added up */
 };
@@ -52,9 +53,14 @@ struct zf_results {
 int zf_results_dir(const char *out, char *dir, size_t len, char *why, size_t whylen);
 /* meta.json (complete: false) and topology.xml; room for nconfigs */
 int zf_results_begin(struct zf_results *r, unsigned int nconfigs, char *why, size_t len);
-/* keep a run's repetitions as configuration idx's (in order of first use) */
+/*
+ * Keep a run's repetitions as configuration idx's (in order of first use).
+ * *suspect counts the kept kernel-fault repetitions whose verification
+ * failed (kernel_check is not "ok"), with the first verdict in verdict.
+ */
 int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_config *cfg,
-		   const struct zf_run_result *res, char *why, size_t len);
+		   const struct zf_run_result *res, unsigned int *suspect, char *verdict,
+		   size_t verdict_len, char *why, size_t len);
 /* every CSV file rewritten from what is kept, and meta.json (complete: false) */
 int zf_results_write(struct zf_results *r, char *why, size_t len);
 /* meta.json with the end time and `complete` */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../bench/usemem.h"
+#include "kcheck.h"
 #include "numa.h"
 #include "tasks.h"
 
@@ -27,15 +28,37 @@ int zf_task_kind_parse(const char *s, enum zf_task_kind *kind)
 	return 0;
 }
 
+const char *zf_fault_mode_name(enum zf_fault_mode fault)
+{
+	return fault == ZF_FAULT_EMULATED ? "emulated" : "kernel";
+}
+
+int zf_fault_mode_parse(const char *s, enum zf_fault_mode *fault)
+{
+	if (!strcmp(s, "emulated"))
+		*fault = ZF_FAULT_EMULATED;
+	else if (!strcmp(s, "kernel"))
+		*fault = ZF_FAULT_KERNEL;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 /* one repetition of every task; the slowest task's whole time in *slowest_ns */
 static int run_rep(struct zf_runner *r, unsigned long passes, uint64_t *slowest_ns,
-		   struct zf_run_result *res)
+		   struct zf_rep_kernel *kernel, struct zf_run_result *res)
 {
 	int i, n = r->cfg->plan->ntasks, err;
+	struct zf_vmstat before, after;
+	bool vmstat = r->cfg->fault == ZF_FAULT_KERNEL && !zf_vmstat_read(&before);
 
 	err = zf_tasks_rep(r, passes, res);
 	if (err)
 		return err;
+	if (vmstat && !zf_vmstat_read(&after)) {
+		kernel->thp_zero_page_alloc = after.thp_zero_page_alloc - before.thp_zero_page_alloc;
+		kernel->thp_fault_fallback = after.thp_fault_fallback - before.thp_fault_fallback;
+	}
 	*slowest_ns = 0;
 	for (i = 0; i < n; i++) {
 		uint64_t t = r->slots[i].sample.fault_ns + r->slots[i].sample.teardown_ns;
@@ -76,7 +99,8 @@ static int check_run(struct zf_runner *r, struct zf_run_result *res)
 		}
 		res->cpu_seen[i] = slot->cpu_seen;
 	}
-	if (res->total.zaps != res->total.gets) {
+	/* every fault an emulated strategy took was zapped (native takes none) */
+	if (s->get && res->total.zaps != res->total.gets) {
 		snprintf(res->error, sizeof(res->error), "invariant: %lu faults but %lu zaps",
 			 res->total.gets, res->total.zaps);
 		return -EPROTO;
@@ -160,6 +184,7 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 	struct zf_runner r = { .cfg = cfg, .topo = topo };
 	int n = cfg->plan->ntasks, err;
 	unsigned long passes = cfg->passes ? cfg->passes : 1;
+	struct zf_rep_kernel unkept;
 	uint64_t took = 0;
 	unsigned int i, t;
 
@@ -168,7 +193,8 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 	res->samples = calloc((size_t)cfg->reps * n, sizeof(*res->samples));
 	res->mm_node = calloc(n, sizeof(int));
 	res->cpu_seen = calloc(n, sizeof(int));
-	if (!res->samples || !res->mm_node || !res->cpu_seen) {
+	res->kernel = calloc(cfg->reps, sizeof(*res->kernel));
+	if (!res->samples || !res->mm_node || !res->cpu_seen || !res->kernel) {
 		snprintf(res->error, sizeof(res->error), "out of memory");
 		return -ENOMEM;
 	}
@@ -180,15 +206,15 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 		err = zf_tasks_ready(&r, res);
 	/* calibration: double (at least) until a repetition lasts min_ms */
 	while (!err && !cfg->passes) {
-		err = run_rep(&r, passes, &took, res);
+		err = run_rep(&r, passes, &took, &unkept, res);
 		if (err || took >= cfg->min_ms * 1000000ULL)
 			break;
 		passes = next_passes(passes, took, cfg->min_ms);
 	}
 	for (i = 0; !err && i < cfg->warmup; i++)
-		err = run_rep(&r, passes, &took, res);
+		err = run_rep(&r, passes, &took, &unkept, res);
 	for (i = 0; !err && i < cfg->reps; i++) {
-		err = run_rep(&r, passes, &took, res);
+		err = run_rep(&r, passes, &took, &res->kernel[i], res);
 		for (t = 0; !err && t < (unsigned int)n; t++)
 			res->samples[(size_t)i * n + t] = r.slots[t].sample;
 		res->reps = i + 1;
@@ -210,6 +236,8 @@ void zf_run_result_free(struct zf_run_result *res)
 	free(res->samples);
 	free(res->mm_node);
 	free(res->cpu_seen);
+	free(res->kernel);
+	res->kernel = NULL;
 	res->samples = NULL;
 	res->mm_node = NULL;
 	res->cpu_seen = NULL;

@@ -13,13 +13,17 @@
 #include "topo.h"
 
 enum zf_task_kind { ZF_TASK_THREAD, ZF_TASK_PROCESS };
+enum zf_fault_mode { ZF_FAULT_EMULATED, ZF_FAULT_KERNEL };
 
 const char *zf_task_kind_name(enum zf_task_kind kind);
 int zf_task_kind_parse(const char *s, enum zf_task_kind *kind);
+const char *zf_fault_mode_name(enum zf_fault_mode fault);
+int zf_fault_mode_parse(const char *s, enum zf_fault_mode *fault);
 
 struct zf_run_config {
 	const struct zf_strategy *strategy;
 	enum zf_task_kind kind;
+	enum zf_fault_mode fault;
 	const struct zf_plan *plan;
 	unsigned long faults_per_pass;
 	unsigned long step;
@@ -36,6 +40,16 @@ struct zf_task_sample {
 	uint64_t fault_ns;
 	uint64_t teardown_ns;
 	uint64_t faults;
+	/* kernel faults only: what the kernel says this task did */
+	uint64_t minflt;		/* page faults in the fault phases */
+	uint64_t rss_growth_kb;		/* RSS growth while the region was mapped */
+	uint64_t anon_huge_kb;		/* AnonHugePages while the region was mapped */
+};
+
+/* kernel faults only: system-wide THP counters over one repetition */
+struct zf_rep_kernel {
+	uint64_t thp_zero_page_alloc;
+	uint64_t thp_fault_fallback;
 };
 
 struct zf_run_result {
@@ -43,6 +57,7 @@ struct zf_run_result {
 	unsigned long passes;		/* per repetition, after calibration */
 	int ntasks;
 	struct zf_task_sample *samples;	/* reps x ntasks */
+	struct zf_rep_kernel *kernel;	/* reps; kernel faults only */
 	int *mm_node;			/* per task: where its mm is; -1 unknown */
 	int *cpu_seen;			/* per task: sched_getcpu() at its end */
 	int counter_node;		/* where the counter's line is; -1 unknown */

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,63 +18,76 @@
 #include "sysinfo.h"
 
 static const char *const shown[] = {
-	"strategy", "task_kind", "tasks", "placement", "ns_per_fault_median",
+	"strategy", "fault", "task_kind", "tasks", "placement", "ns_per_fault_median",
 	"ns_per_fault_min", "ns_per_fault_max", "ns_per_fault_stddev",
 	"faults_per_sec_median", "teardown_ns_per_fault_median", "fairness_min_max",
 };
 static const char *const titles[] = {
-	"strategy", "kind", "tasks", "placement", "ns/fault", "min", "max", "stddev",
+	"strategy", "fault", "kind", "tasks", "placement", "ns/fault", "min", "max", "stddev",
 	"faults/s", "teardown ns", "fairness",
 };
 #define NSHOWN (sizeof(shown) / sizeof(shown[0]))
 
-/* the row of (strategy, kind, placement) with the given task count; NULL if none */
-static char **find_row(const struct zf_csv *csv, const char *strategy, const char *kind,
-		       const char *placement, long tasks)
+struct cols {
+	int strategy, fault, kind, placement, tasks, ns;
+};
+
+/* a and b differ at most in strategy and task count */
+static bool same_group(const struct cols *c, char **a, char **b)
 {
-	int cs = zf_csv_col(csv, "strategy"), ck = zf_csv_col(csv, "task_kind");
-	int cp = zf_csv_col(csv, "placement"), ct = zf_csv_col(csv, "tasks");
+	return !strcmp(a[c->fault], b[c->fault]) && !strcmp(a[c->kind], b[c->kind]) &&
+	       !strcmp(a[c->placement], b[c->placement]);
+}
+
+/* the row of `strategy` in like's group with `tasks` tasks; NULL if none */
+static char **find_row(const struct zf_csv *csv, const struct cols *c, const char *strategy,
+		       char **like, long tasks)
+{
 	size_t i;
 
 	for (i = 0; i < csv->nrows; i++) {
 		char **row = csv->rows[i];
 
-		if (!strcmp(row[cs], strategy) && !strcmp(row[ck], kind) &&
-		    !strcmp(row[cp], placement) && atol(row[ct]) == tasks)
+		if (!strcmp(row[c->strategy], strategy) && same_group(c, row, like) &&
+		    atol(row[c->tasks]) == tasks)
 			return row;
 	}
 	return NULL;
 }
 
-static void headline(const struct zf_csv *csv, const char *dir, FILE *out)
+static void contention(const struct zf_csv *csv, const struct cols *c, FILE *out)
 {
-	int cs = zf_csv_col(csv, "strategy"), ck = zf_csv_col(csv, "task_kind");
-	int cp = zf_csv_col(csv, "placement"), ct = zf_csv_col(csv, "tasks");
-	int cn = zf_csv_col(csv, "ns_per_fault_median");
-	char path[PATH_MAX + 16], text[65536], probe[64];
-	size_t i;
+	size_t i, j;
 
 	fprintf(out, "\nns per fault, most tasks over 1 task (1.0 = no contention):\n");
 	for (i = 0; i < csv->nrows; i++) {
-		char **row = csv->rows[i], **one, **most = row;
-		size_t j;
+		char **one = csv->rows[i], **most = one;
 
-		if (atol(row[ct]) != 1)
+		if (atol(one[c->tasks]) != 1)
 			continue;
 		for (j = 0; j < csv->nrows; j++) {
 			char **o = csv->rows[j];
 
-			if (!strcmp(o[cs], row[cs]) && !strcmp(o[ck], row[ck]) &&
-			    !strcmp(o[cp], row[cp]) && atol(o[ct]) > atol(most[ct]))
+			if (!strcmp(o[c->strategy], one[c->strategy]) && same_group(c, o, one) &&
+			    atol(o[c->tasks]) > atol(most[c->tasks]))
 				most = o;
 		}
-		one = row;
 		if (most == one)
 			continue;
-		fprintf(out, "  %-11s %-8s %-10s %3s tasks: %7.2fx  (%.2f -> %.2f ns)\n",
-			one[cs], one[ck], one[cp], most[ct], atof(most[cn]) / atof(one[cn]),
-			atof(one[cn]), atof(most[cn]));
+		fprintf(out, "  %-11s %-8s %-8s %-10s %3s tasks: %7.2fx  (%.2f -> %.2f ns)\n",
+			one[c->strategy], one[c->fault], one[c->kind], one[c->placement],
+			most[c->tasks], atof(most[c->ns]) / atof(one[c->ns]), atof(one[c->ns]),
+			atof(most[c->ns]));
 	}
+}
+
+/* emulated: global's own cost at 1 task next to a bare inc_not_zero loop */
+static void strategy_cost(const struct zf_csv *csv, const struct cols *c, const char *dir,
+			  FILE *out)
+{
+	char path[PATH_MAX + 16], text[65536], probe[64];
+	size_t i;
+
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
 	if (zf_read_file(path, text, sizeof(text)) ||
 	    zf_json_get(text, "probes.inc_not_zero_ns", probe, sizeof(probe)))
@@ -81,16 +95,58 @@ static void headline(const struct zf_csv *csv, const char *dir, FILE *out)
 	for (i = 0; i < csv->nrows; i++) {
 		char **g = csv->rows[i], **p;
 
-		if (strcmp(g[cs], "global") || atol(g[ct]) != 1)
+		if (strcmp(g[c->strategy], "global") || strcmp(g[c->fault], "emulated") ||
+		    atol(g[c->tasks]) != 1)
 			continue;
-		p = find_row(csv, "persistent", g[ck], g[cp], 1);
+		p = find_row(csv, c, "persistent", g, 1);
 		if (!p)
 			continue;
 		fprintf(out, "global - persistent at 1 task (%s, %s): %.2f ns; "
-			"bare inc_not_zero loop: %.2f ns (%.2fx)\n", g[ck], g[cp],
-			atof(g[cn]) - atof(p[cn]), atof(probe),
-			(atof(g[cn]) - atof(p[cn])) / atof(probe));
+			"bare inc_not_zero loop: %.2f ns (%.2fx)\n", g[c->kind], g[c->placement],
+			atof(g[c->ns]) - atof(p[c->ns]), atof(probe),
+			(atof(g[c->ns]) - atof(p[c->ns])) / atof(probe));
 	}
+}
+
+/* kernel faults: what each strategy adds to the running kernel's own fault */
+static void kernel_share(const struct zf_csv *csv, const struct cols *c, FILE *out)
+{
+	bool title = false;
+	size_t i;
+
+	for (i = 0; i < csv->nrows; i++) {
+		char **row = csv->rows[i], **native;
+		double added;
+
+		if (strcmp(row[c->fault], "kernel") || !strcmp(row[c->strategy], "native"))
+			continue;
+		native = find_row(csv, c, "native", row, atol(row[c->tasks]));
+		if (!native)
+			continue;
+		if (!title)
+			fprintf(out, "\nkernel faults, strategy over native (medians; noise is "
+				"their min-max):\n");
+		title = true;
+		added = atof(row[c->ns]) - atof(native[c->ns]);
+		fprintf(out, "  %-11s %-8s %-10s %3s tasks: %+8.1f ns on %.1f ns (%+.1f%% of the fault)\n",
+			row[c->strategy], row[c->kind], row[c->placement], row[c->tasks], added,
+			atof(row[c->ns]), 100 * added / atof(row[c->ns]));
+	}
+}
+
+static void headline(const struct zf_csv *csv, const char *dir, FILE *out)
+{
+	struct cols c = {
+		.strategy = zf_csv_col(csv, "strategy"), .fault = zf_csv_col(csv, "fault"),
+		.kind = zf_csv_col(csv, "task_kind"), .placement = zf_csv_col(csv, "placement"),
+		.tasks = zf_csv_col(csv, "tasks"), .ns = zf_csv_col(csv, "ns_per_fault_median"),
+	};
+
+	if (c.fault < 0)
+		return;
+	contention(csv, &c, out);
+	strategy_cost(csv, &c, dir, out);
+	kernel_share(csv, &c, out);
 }
 
 int zf_show(const char *dir, FILE *out)
@@ -121,11 +177,11 @@ int zf_show(const char *dir, FILE *out)
 				width[j] = strlen(csv.rows[i][col[j]]);
 	}
 	for (j = 0; j < NSHOWN; j++)
-		fprintf(out, j < 4 ? "%-*s%s" : "%*s%s", width[j], titles[j],
+		fprintf(out, j < 5 ? "%-*s%s" : "%*s%s", width[j], titles[j],
 			j + 1 < NSHOWN ? "  " : "\n");
 	for (i = 0; i < csv.nrows; i++)
 		for (j = 0; j < NSHOWN; j++)
-			fprintf(out, j < 4 ? "%-*s%s" : "%*s%s", width[j], csv.rows[i][col[j]],
+			fprintf(out, j < 5 ? "%-*s%s" : "%*s%s", width[j], csv.rows[i][col[j]],
 				j + 1 < NSHOWN ? "  " : "\n");
 	headline(&csv, dir, out);
 	zf_csv_free(&csv);

@@ -14,6 +14,7 @@
 #include "results.h"
 #include "show.h"
 #include "sweep.h"
+#include "sysinfo.h"
 
 static double now_s(void)
 {
@@ -28,8 +29,9 @@ static void progress(const struct zf_run_config *cfg, size_t done, size_t total,
 	double elapsed = now_s() - t0;
 	long eta = done ? (long)(elapsed / done * (total - done) + 0.5) : -1;
 
-	fprintf(stderr, "\r\033[K[%zu/%zu] %s %s x%d %s", done + 1, total, cfg->strategy->name,
-		zf_task_kind_name(cfg->kind), cfg->plan->ntasks, cfg->plan->placement);
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %s x%d %s", done + 1, total,
+		cfg->strategy->name, zf_fault_mode_name(cfg->fault), zf_task_kind_name(cfg->kind),
+		cfg->plan->ntasks, cfg->plan->placement);
 	if (eta >= 0)
 		fprintf(stderr, "  ETA %ld:%02ld", eta / 60, eta % 60);
 	fflush(stderr);
@@ -40,12 +42,15 @@ static void options_json(struct zf_results *r, const struct zf_sweep *sw)
 	struct zf_buf *b = &r->options;
 	size_t i;
 
-	zf_buf_printf(b, "{\"size\": %llu, \"step\": %llu, \"fault\": \"emulated\", "
+	zf_buf_printf(b, "{\"size\": %llu, \"step\": %llu, "
 		      "\"fault_ns\": %lu, \"reps\": %lu, \"warmup\": %lu, \"min_ms\": %lu, "
 		      "\"counter_node\": %d, \"strategies\": [", sw->size, sw->step,
 		      sw->fault_ns, sw->reps, sw->warmup, sw->min_ms, sw->counter_node);
 	for (i = 0; i < sw->nstrategies; i++)
 		zf_buf_printf(b, "%s\"%s\"", i ? ", " : "", sw->strategies[i]->name);
+	zf_buf_printf(b, "], \"faults\": [");
+	for (i = 0; i < sw->nfaults; i++)
+		zf_buf_printf(b, "%s\"%s\"", i ? ", " : "", zf_fault_mode_name(sw->faults[i]));
 	zf_buf_printf(b, "], \"task_kinds\": [");
 	for (i = 0; i < sw->nkinds; i++)
 		zf_buf_printf(b, "%s\"%s\"", i ? ", " : "", zf_task_kind_name(sw->kinds[i]));
@@ -84,17 +89,42 @@ static int make_plans(struct zf_sweep *sw, struct zf_topo *topo, struct zf_plan 
 	return 0;
 }
 
-/* the configuration of index c, in sweep order (strategy innermost) */
-static void config_of(const struct zf_sweep *sw, struct zf_plan *plans, size_t c,
+/* real faults need THP and the huge zero page; say which sysfs file otherwise */
+static int kernel_faults_usable(const struct zf_sweep *sw)
+{
+	struct zf_sysinfo si;
+	char why[512];
+	size_t f;
+
+	for (f = 0; f < sw->nfaults; f++) {
+		if (sw->faults[f] != ZF_FAULT_KERNEL)
+			continue;
+		zf_sysinfo_read(&si);
+		if (zf_thp_usable(&si, why, sizeof(why))) {
+			fprintf(stderr, "hzfbench: --fault kernel: %s\n", why);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The configuration of index c, in sweep order: placement, fault mode, task
+ * kind, task count, strategy innermost. False for a combination that does
+ * not exist (`native` on emulated faults).
+ */
+static bool config_of(const struct zf_sweep *sw, struct zf_plan *plans, size_t c,
 		      double busy_iters_per_ns, struct zf_run_config *cfg)
 {
 	size_t s = c % sw->nstrategies, t = c / sw->nstrategies % sw->ntasks;
 	size_t k = c / sw->nstrategies / sw->ntasks % sw->nkinds;
-	size_t p = c / sw->nstrategies / sw->ntasks / sw->nkinds;
+	size_t f = c / sw->nstrategies / sw->ntasks / sw->nkinds % sw->nfaults;
+	size_t p = c / sw->nstrategies / sw->ntasks / sw->nkinds / sw->nfaults;
 
 	*cfg = (struct zf_run_config) {
 		.strategy = sw->strategies[s],
 		.kind = sw->kinds[k],
+		.fault = sw->faults[f],
 		.plan = &plans[p * sw->ntasks + t],
 		.faults_per_pass = sw->size / sw->step,
 		.step = sw->step,
@@ -105,6 +135,8 @@ static void config_of(const struct zf_sweep *sw, struct zf_plan *plans, size_t c
 		.min_ms = sw->min_ms,
 		.counter_node = sw->counter_node,
 	};
+	return cfg->fault == ZF_FAULT_KERNEL ? cfg->strategy->kernel_fault_pass != NULL :
+					       cfg->strategy->fault_pass != NULL;
 }
 
 /*
@@ -117,13 +149,15 @@ static void config_of(const struct zf_sweep *sw, struct zf_plan *plans, size_t c
 int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 {
 	size_t nplans = sw->nplacements * sw->ntasks;
-	size_t nconfigs = nplans * sw->nkinds * sw->nstrategies, total = nconfigs * sw->reps;
+	size_t nconfigs = nplans * sw->nfaults * sw->nkinds * sw->nstrategies, total = 0;
 	struct zf_plan *plans = calloc(nplans, sizeof(*plans));
 	struct zf_results r = { .topo = topo, .argc = sw->argc, .argv = sw->argv };
 	bool show_progress = !sw->quiet && isatty(STDERR_FILENO);
 	size_t c, rep, done = 0, i;
 	int ret = 1, failed = 0;
-	char why[512];
+	char why[512], verdict[64];
+	unsigned int suspect;
+	char *warned = NULL;
 	double t0;
 
 	if (!plans)
@@ -132,6 +166,23 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 		ret = 2;	/* a usage error, found before anything ran */
 		goto out;
 	}
+	for (c = 0; c < nconfigs; c++) {
+		struct zf_run_config cfg;
+
+		total += config_of(sw, plans, c, 0, &cfg) ? sw->reps : 0;
+	}
+	if (!total) {
+		fprintf(stderr, "hzfbench: --strategies: native: measures real faults only (add --faults kernel)\n");
+		ret = 2;
+		goto out;
+	}
+	if (kernel_faults_usable(sw)) {
+		ret = 1;
+		goto out;
+	}
+	warned = calloc(nconfigs, 1);
+	if (!warned)
+		goto out;
 	if (zf_results_dir(sw->out, r.dir, sizeof(r.dir), why, sizeof(why))) {
 		fprintf(stderr, "hzfbench: --out: %s: %s\n", sw->out ? sw->out : r.dir, why);
 		goto out;
@@ -144,23 +195,31 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 	}
 	t0 = now_s();
 	for (rep = 0; rep < sw->reps && !failed; rep++) {
-		for (c = 0; c < nconfigs && !failed; c++, done++) {
+		for (c = 0; c < nconfigs && !failed; c++) {
 			struct zf_run_config cfg;
 			struct zf_run_result res;
 
-			config_of(sw, plans, c, r.probe.busy_iters_per_ns, &cfg);
+			if (!config_of(sw, plans, c, r.probe.busy_iters_per_ns, &cfg))
+				continue;
+			done++;
 			cfg.passes = rep ? r.configs[c].passes : 0;
 			if (show_progress)
-				progress(&cfg, done, total, t0);
+				progress(&cfg, done - 1, total, t0);
 			if (zf_run(&cfg, topo, &res)) {
-				fprintf(stderr, "%shzfbench: %s %s x%d %s: %s\n",
+				fprintf(stderr, "%shzfbench: %s %s %s x%d %s: %s\n",
 					show_progress ? "\n" : "", cfg.strategy->name,
-					zf_task_kind_name(cfg.kind), cfg.plan->ntasks,
-					cfg.plan->placement, res.error);
+					zf_fault_mode_name(cfg.fault), zf_task_kind_name(cfg.kind),
+					cfg.plan->ntasks, cfg.plan->placement, res.error);
 				failed = 1;
-			} else if (zf_results_add(&r, c, &cfg, &res, why, sizeof(why))) {
+			} else if (zf_results_add(&r, c, &cfg, &res, &suspect, verdict,
+						  sizeof(verdict), why, sizeof(why))) {
 				fprintf(stderr, "\nhzfbench: %s\n", why);
 				failed = 1;
+			} else if (suspect && !warned[c]++) {
+				fprintf(stderr, "%shzfbench: warning: %s kernel %s x%d %s: the faults did not all map the huge zero folio (%s); see kernel_check in samples.csv\n",
+					show_progress ? "\n" : "", cfg.strategy->name,
+					zf_task_kind_name(cfg.kind), cfg.plan->ntasks,
+					cfg.plan->placement, verdict);
 			}
 			zf_run_result_free(&res);
 		}
@@ -183,6 +242,7 @@ out:
 	for (i = 0; plans && i < nplans; i++)
 		zf_plan_free(&plans[i]);
 	free(plans);
+	free(warned);
 	zf_results_free(&r);
 	return ret;
 }

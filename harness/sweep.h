@@ -14,6 +14,8 @@ struct zf_sweep {
 	size_t nstrategies;
 	enum zf_task_kind *kinds;
 	size_t nkinds;
+	enum zf_fault_mode *faults;
+	size_t nfaults;
 	char **placements;
 	size_t nplacements;
 	long *tasks;

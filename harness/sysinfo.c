@@ -2,6 +2,7 @@
 /* Machine and kernel facts for meta.json: see sysinfo.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,47 @@
 
 #include "sysinfo.h"
 
-#define THP "/sys/kernel/mm/transparent_hugepage/"
+const char *zf_thp_dir(void)
+{
+	const char *dir = getenv("HZF_THP_DIR");
+
+	return dir && *dir ? dir : "/sys/kernel/mm/transparent_hugepage";
+}
+
+const char *zf_kernel_strategy(const char *release, const char *persistent)
+{
+	int major = 0, minor = 0;
+	long version;
+
+	if (sscanf(release, "%d.%d", &major, &minor) != 2)
+		return "unknown";
+	version = major * 1000L + minor;
+	if (!strcmp(persistent, "y"))
+		return "persistent";
+	if (version < 4009)
+		return "global";
+	/* PERSISTENT_HUGE_ZERO_FOLIO exists from 6.18: without the config, either */
+	if (!strcmp(persistent, "n") || version < 6018)
+		return "mmflag";
+	return "unknown";
+}
+
+int zf_thp_usable(const struct zf_sysinfo *si, char *why, size_t len)
+{
+	if (strcmp(si->thp_enabled, "always") && strcmp(si->thp_enabled, "madvise")) {
+		snprintf(why, len, "THP is %s in %s/enabled: echo madvise > %s/enabled, or --set-thp madvise",
+			 si->thp_enabled[0] ? si->thp_enabled : "unreadable", zf_thp_dir(),
+			 zf_thp_dir());
+		return -EINVAL;
+	}
+	if (strcmp(si->thp_use_zero_page, "1")) {
+		snprintf(why, len, "the huge zero page is off (%s/use_zero_page is %s): echo 1 > %s/use_zero_page",
+			 zf_thp_dir(), si->thp_use_zero_page[0] ? si->thp_use_zero_page : "unreadable",
+			 zf_thp_dir());
+		return -EINVAL;
+	}
+	return 0;
+}
 
 int zf_read_file(const char *path, char *buf, size_t len)
 {
@@ -120,9 +161,9 @@ static void read_cpu_model(char *out, size_t len)
 
 static void read_thp(const char *knob, char *out, size_t len)
 {
-	char path[128], text[256];
+	char path[PATH_MAX], text[256];
 
-	snprintf(path, sizeof(path), THP "%s", knob);
+	snprintf(path, sizeof(path), "%s/%s", zf_thp_dir(), knob);
 	if (zf_read_file(path, text, sizeof(text)))
 		out[0] = '\0';
 	else
@@ -150,5 +191,7 @@ void zf_sysinfo_read(struct zf_sysinfo *si)
 	snprintf(si->persistent_huge_zero_folio, sizeof(si->persistent_huge_zero_folio), "%s",
 		 config ? zf_kconfig_value(config, "PERSISTENT_HUGE_ZERO_FOLIO") : "unknown");
 	free(config);
+	snprintf(si->kernel_strategy, sizeof(si->kernel_strategy), "%s",
+		 zf_kernel_strategy(si->kernel_release, si->persistent_huge_zero_folio));
 	si->online_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 }

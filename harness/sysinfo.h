@@ -16,10 +16,23 @@ struct zf_sysinfo {
 	/* CONFIG_PERSISTENT_HUGE_ZERO_FOLIO: "y", "n", or "unknown" */
 	char persistent_huge_zero_folio[16];
 	char kernel_config_source[272];	/* where it was read, or "" */
+	/* how the running kernel counts: global, mmflag, persistent or unknown */
+	char kernel_strategy[16];
 	long online_cpus;
 };
 
 void zf_sysinfo_read(struct zf_sysinfo *si);
+
+/* the THP sysfs folder: $HZF_THP_DIR (for tests) or /sys/kernel/mm/transparent_hugepage */
+const char *zf_thp_dir(void);
+/*
+ * The strategy a kernel of this release and CONFIG_PERSISTENT_HUGE_ZERO_FOLIO
+ * value ("y", "n", "unknown") uses: persistent when set; mmflag from 4.9
+ * (seed 007); global before.
+ */
+const char *zf_kernel_strategy(const char *release, const char *persistent);
+/* 0 when real huge zero faults can happen; else -EINVAL and the sysfs file to change */
+int zf_thp_usable(const struct zf_sysinfo *si, char *why, size_t len);
 
 /* the whole of a small file, NUL-terminated and without a final newline; -errno */
 int zf_read_file(const char *path, char *buf, size_t len);

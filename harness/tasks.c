@@ -17,13 +17,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../bench/usemem.h"
+#include "kcheck.h"
 #include "numa.h"
+#include "sysinfo.h"
 #include "tasks.h"
 
 static uint64_t now_ns(void)
@@ -77,32 +80,101 @@ static int task_fail(struct zf_task_slot *slot, const char *why)
 	return -1;
 }
 
-/* one repetition: ctl->passes lifetimes of the task's region */
-static void task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
-			   struct zf_task_slot *slot)
+/* Rss and AnonHugePages of this process now; false when they cannot be read */
+static bool read_rss(uint64_t *rss_kb, uint64_t *anon_huge_kb)
+{
+	char text[4096];
+
+	return !zf_read_file("/proc/self/smaps_rollup", text, sizeof(text)) &&
+	       !zf_smaps_rollup(text, rss_kb, anon_huge_kb);
+}
+
+static uint64_t minflt_now(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_minflt;
+}
+
+/*
+ * One pass on real faults: map a fresh region, read it (timed, and the page
+ * faults counted), look at RSS once per repetition while it is mapped
+ * (untimed), then zap and munmap (timed).
+ */
+static int kernel_pass(struct zf_runner *r, struct zf_pass *pass, struct zf_task_sample *sample,
+		       bool look, uint64_t rss_base_kb)
 {
 	const struct zf_strategy *s = r->cfg->strategy;
-	bool own_mm = r->cfg->kind == ZF_TASK_PROCESS;
-	struct zf_task_sample sample = { 0 };
-	unsigned long i;
+	uint64_t t0, t1, t2, flt, rss_kb, anon_kb;
+	int err = zf_region_map(pass, r->cfg->faults_per_pass * r->cfg->step);
 
-	for (i = 0; i < r->ctl->passes; i++) {
-		uint64_t t0, t1, t2;
-
-		if (own_mm)
-			zf_mm_init(pass->mm);
-		t0 = now_ns();
-		s->fault_pass(pass);
-		t1 = now_ns();
-		s->zap_pass(pass);
-		if (own_mm)
-			zf_mm_exit(s, pass->zs, pass->mm, pass->st);
-		t2 = now_ns();
-		sample.fault_ns += t1 - t0;
-		sample.teardown_ns += t2 - t1;
+	if (err)
+		return err;
+	flt = minflt_now();
+	t0 = now_ns();
+	s->kernel_fault_pass(pass);
+	t1 = now_ns();
+	sample->fault_ns += t1 - t0;
+	sample->minflt += minflt_now() - flt;
+	if (look && read_rss(&rss_kb, &anon_kb)) {
+		if (rss_kb > rss_base_kb && rss_kb - rss_base_kb > sample->rss_growth_kb)
+			sample->rss_growth_kb = rss_kb - rss_base_kb;
+		if (anon_kb > sample->anon_huge_kb)
+			sample->anon_huge_kb = anon_kb;
 	}
-	sample.faults = r->ctl->passes * r->cfg->faults_per_pass;
+	t1 = now_ns();		/* the look is not timed */
+	s->zap_pass(pass);
+	err = zf_region_unmap(pass);
+	if (r->cfg->kind == ZF_TASK_PROCESS)
+		zf_mm_exit(s, pass->zs, pass->mm, pass->st);
+	t2 = now_ns();
+	sample->teardown_ns += t2 - t1;
+	return err;
+}
+
+/* one pass on emulated faults */
+static void emulated_pass(struct zf_runner *r, struct zf_pass *pass,
+			  struct zf_task_sample *sample)
+{
+	const struct zf_strategy *s = r->cfg->strategy;
+	uint64_t t0, t1, t2;
+
+	t0 = now_ns();
+	s->fault_pass(pass);
+	t1 = now_ns();
+	s->zap_pass(pass);
+	if (r->cfg->kind == ZF_TASK_PROCESS)
+		zf_mm_exit(s, pass->zs, pass->mm, pass->st);
+	t2 = now_ns();
+	sample->fault_ns += t1 - t0;
+	sample->teardown_ns += t2 - t1;
+}
+
+/* one repetition: ctl->passes lifetimes of the task's region; -errno on failure */
+static int task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
+			  struct zf_task_slot *slot)
+{
+	bool kernel = r->cfg->fault == ZF_FAULT_KERNEL;
+	struct zf_task_sample sample = { 0 };
+	uint64_t rss_base_kb = 0, anon_kb;
+	unsigned long i, passes = r->ctl->passes;
+	int err = 0;
+
+	if (kernel)
+		read_rss(&rss_base_kb, &anon_kb);
+	for (i = 0; i < passes && !err; i++) {
+		/* process tasks: each pass is an mm lifetime (usemem -n) */
+		if (r->cfg->kind == ZF_TASK_PROCESS)
+			zf_mm_init(pass->mm);
+		if (kernel)
+			err = kernel_pass(r, pass, &sample, i + 1 == passes, rss_base_kb);
+		else
+			emulated_pass(r, pass, &sample);
+	}
+	sample.faults = passes * r->cfg->faults_per_pass;
 	slot->sample = sample;
+	return err;
 }
 
 static int task_main(struct zf_runner *r, int id)
@@ -146,8 +218,15 @@ static int task_main(struct zf_runner *r, int id)
 		seen = gen;
 		if (r->ctl->cmd == CMD_QUIT || atomic_load(&r->ctl->abort))
 			break;
-		if (!err && start_barrier(r->ctl, cfg->plan->ntasks))
-			task_timed_rep(r, &pass, slot);
+		if (!err && start_barrier(r->ctl, cfg->plan->ntasks)) {
+			int rep_err = task_timed_rep(r, &pass, slot);
+
+			if (rep_err) {
+				snprintf(why, sizeof(why), "region of %lu bytes: %s",
+					 cfg->faults_per_pass * cfg->step, strerror(-rep_err));
+				err = task_fail(slot, why);
+			}
+		}
 		atomic_fetch_add_explicit(&r->ctl->done, 1, memory_order_release);
 		futex_wake(&r->ctl->done);
 	}
@@ -228,15 +307,10 @@ static void broadcast(struct zf_runner *r, int cmd, unsigned long passes)
 	futex_wake(&r->ctl->gen);
 }
 
-int zf_tasks_rep(struct zf_runner *r, unsigned long passes, struct zf_run_result *res)
+/* the first failure a task reported, into res->error */
+static int task_errors(struct zf_runner *r, struct zf_run_result *res)
 {
-	broadcast(r, CMD_RUN, passes);
-	return wait_count(r, &r->ctl->done, r->cfg->plan->ntasks, res);
-}
-
-int zf_tasks_ready(struct zf_runner *r, struct zf_run_result *res)
-{
-	int i, err = wait_count(r, &r->ctl->ready, r->cfg->plan->ntasks, res);
+	int i, err = 0;
 
 	for (i = 0; !err && i < r->cfg->plan->ntasks; i++) {
 		if (r->slots[i].failed) {
@@ -246,6 +320,22 @@ int zf_tasks_ready(struct zf_runner *r, struct zf_run_result *res)
 		}
 	}
 	return err;
+}
+
+int zf_tasks_rep(struct zf_runner *r, unsigned long passes, struct zf_run_result *res)
+{
+	int err;
+
+	broadcast(r, CMD_RUN, passes);
+	err = wait_count(r, &r->ctl->done, r->cfg->plan->ntasks, res);
+	return err ? err : task_errors(r, res);
+}
+
+int zf_tasks_ready(struct zf_runner *r, struct zf_run_result *res)
+{
+	int err = wait_count(r, &r->ctl->ready, r->cfg->plan->ntasks, res);
+
+	return err ? err : task_errors(r, res);
 }
 
 int zf_tasks_start(struct zf_runner *r, struct zf_run_result *res)

@@ -124,7 +124,9 @@ bad "--placement: node:99: no NUMA node 99" sweep --placements node:99
 bad "--placement: cpus:4000: no usable CPU 4000" run --placement cpus:4000
 bad "--fault-ns: 1e3: not a number" run --fault-ns 1e3
 bad "--fault-ns: 99999999999: too large" run --fault-ns 99999999999
-bad "--fault: kernel: not a fault mode" run --fault kernel
+bad "--fault: real: not a fault mode" run --fault real
+bad "--strategy: native: measures the running kernel alone" run --strategy native
+bad "--faults: real: not a fault mode" sweep --faults emulated,real
 bad "--reps: 0: too small" run --reps 0
 bad "--reps: -1: not a number" run --reps -1
 bad "--warmup: x: not a number" run --warmup x

@@ -189,6 +189,8 @@ TEST(results_folder_written_and_read_back)
 	struct zf_topo topo;
 	struct zf_plan plan;
 	struct zf_csv csv;
+	char verdict[64];
+	unsigned int suspect;
 	size_t line;
 
 	ASSERT_TRUE(mkdtemp(dir));
@@ -206,7 +208,9 @@ TEST(results_folder_written_and_read_back)
 	ASSERT_EQ(zf_json_get(text, "complete", value, sizeof(value)), 0);
 	EXPECT_STREQ(value, "false");
 	ASSERT_EQ(zf_run(&cfg, &topo, &res), 0);
-	ASSERT_EQ(zf_results_add(&r, 0, &cfg, &res, why, sizeof(why)), 0);
+	ASSERT_EQ(zf_results_add(&r, 0, &cfg, &res, &suspect, verdict, sizeof(verdict), why,
+				 sizeof(why)), 0);
+	EXPECT_EQ(suspect, 0);
 	zf_run_result_free(&res);
 	ASSERT_EQ(zf_results_write(&r, why, sizeof(why)), 0);
 	ASSERT_EQ(zf_results_end(&r, true, why, sizeof(why)), 0);

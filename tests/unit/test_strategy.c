@@ -425,6 +425,10 @@ TEST(strategy_table_lists_each_once)
 	EXPECT_TRUE(zf_strategy_find("global") == &zf_strategy_global);
 	EXPECT_TRUE(zf_strategy_find("mmflag") == &zf_strategy_mmflag);
 	EXPECT_TRUE(zf_strategy_find("persistent") == &zf_strategy_persistent);
+	EXPECT_TRUE(zf_strategy_find("native") == &zf_strategy_native);
 	EXPECT_TRUE(zf_strategy_find("percpu") == NULL);
-	EXPECT_TRUE(zf_strategies[3] == NULL);
+	EXPECT_TRUE(zf_strategies[4] == NULL);
+	/* native exists on real faults only */
+	EXPECT_TRUE(zf_strategy_native.fault_pass == NULL);
+	EXPECT_TRUE(zf_strategy_native.kernel_fault_pass != NULL);
 }
