@@ -177,6 +177,44 @@ else
 	fail "a killed task fails the run, named by pid and signal" "no child appeared"
 fi
 
+# --- real faults: the huge zero folio really mapped, or THP off refused ---
+thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+zero=$(cat /sys/kernel/mm/transparent_hugepage/use_zero_page 2>/dev/null)
+out=$tmp/kernel
+if [[ $thp != *"[never]"* && -n $thp && $zero = 1 ]]; then
+	if $bin run --fault kernel --strategy native --tasks 2 --task-kind process --size 4G \
+		--reps 2 --min-ms 20 --quiet --out "$out" >"$tmp/log" 2>&1 && meta_complete "$out" &&
+		grep -q '^native,kernel,process,2,compact,2097152,2048,2,' "$out/summary.csv" &&
+		[ "$(cut -d, -f20 "$out/samples.csv" | tail -n +2 | sort -u)" = ok ] &&
+		grep -q '"kernel_strategy": "' "$out/meta.json"; then
+		ok "kernel faults map the huge zero folio, verified per repetition"
+	else
+		fail "kernel faults map the huge zero folio, verified per repetition" \
+			"$(cat "$tmp/log")" "$(cat "$out/samples.csv" 2>&1)"
+	fi
+	if $bin run --fault kernel --strategy global --tasks 1 --size 1G --reps 1 --min-ms 5 \
+		--quiet --out "$tmp/kglobal" >"$tmp/log" 2>&1 &&
+		grep -q '^global,kernel,thread,1,' "$tmp/kglobal/summary.csv"; then
+		ok "an emulated strategy runs beside real faults"
+	else
+		fail "an emulated strategy runs beside real faults" "$(cat "$tmp/log")"
+	fi
+else
+	skip "kernel faults" "THP is off or the huge zero page disabled on this machine"
+fi
+mkdir -p "$tmp/thp"
+echo "always madvise [never]" >"$tmp/thp/enabled"
+echo "always defer defer+madvise [madvise] never" >"$tmp/thp/defrag"
+echo 1 >"$tmp/thp/use_zero_page"
+if HZF_THP_DIR=$tmp/thp $bin run --fault kernel --out "$tmp/thpoff" >"$tmp/out" 2>"$tmp/err"; then
+	fail "kernel faults refused while THP is off"
+elif [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "THP is never in $tmp/thp/enabled" "$tmp/err" &&
+	! meta_complete "$tmp/thpoff"; then
+	ok "kernel faults refused while THP is off, naming the file"
+else
+	fail "kernel faults refused while THP is off, naming the file" "$(cat "$tmp/err")"
+fi
+
 # --- help and version ---
 helps=0
 for c in run sweep topo show probe; do
