@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # hzfbench's main job: install what is missing, build, run the default sweep
-# (every strategy x 1..CPU-count tasks in powers of two x threads and
-# processes x compact, plus scatter on machines with more than one package
-# or NUMA node), print the summary table and where the results are.
+# (every strategy x emulated and real kernel faults x 1..CPU-count tasks in
+# powers of two x threads and processes x compact, plus scatter on machines
+# with more than one package or NUMA node), print the summary table and where
+# the results are. Real faults are left out, with a note, where THP is off.
 set -euo pipefail
 
 usage() {
@@ -13,13 +14,14 @@ usage: ./run.sh [options] [-- sweep options...]
   --min-ms MS      each repetition lasts at least this long (default 200)
   --fault-ns NS    busy work per fault standing for the rest of the fault path (default 0)
   --tasks LIST     task counts (default pow2: 1, 2, 4, ... and the CPU count)
+  --no-kernel      emulated faults only (no real huge-page read faults)
   --no-install     do not install missing packages; fail and name them
   -h, --help       this text
 Anything after -- goes to `hzfbench sweep` as it is (see `build/hzfbench sweep --help`).
 TXT
 }
 
-out='' reps=5 min_ms=200 fault_ns=0 tasks=pow2 install=1
+out='' reps=5 min_ms=200 fault_ns=0 tasks=pow2 install=1 kernel=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out|--reps|--min-ms|--fault-ns|--tasks)
@@ -33,6 +35,7 @@ while [ $# -gt 0 ]; do
 		esac
 		shift 2 ;;
 	--no-install) install=0; shift ;;
+	--no-kernel) kernel=0; shift ;;
 	-h|--help) usage; exit 0 ;;
 	--) shift; break ;;
 	*) echo "run.sh: $1: unknown option (./run.sh --help)" >&2; exit 2 ;;
@@ -54,9 +57,19 @@ placements=compact
 if [ "$packages" -gt 1 ] || [ "$nodes" -gt 1 ]; then
 	placements=compact,scatter
 fi
-$bin topo | head -1
+$bin topo | grep -E '^(machine|kernel):'
+faults=emulated strategies=global,mmflag,persistent
+thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || true)
+zero=$(cat /sys/kernel/mm/transparent_hugepage/use_zero_page 2>/dev/null || true)
+if [ "$kernel" -eq 1 ]; then
+	if [[ -n $thp && $thp != *"[never]"* && $zero = 1 ]]; then
+		faults=emulated,kernel strategies=global,mmflag,persistent,native
+	else
+		echo "run.sh: THP is off or the huge zero page disabled: emulated faults only" >&2
+	fi
+fi
 # shellcheck disable=SC2054 # the commas are hzfbench's list syntax
-args=(sweep --strategies global,mmflag,persistent --tasks "$tasks"
+args=(sweep --strategies "$strategies" --faults "$faults" --tasks "$tasks"
 	--task-kinds thread,process --placements "$placements"
 	--reps "$reps" --min-ms "$min_ms" --fault-ns "$fault_ns")
 [ -n "$out" ] && args+=(--out "$out")

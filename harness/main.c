@@ -14,6 +14,7 @@
 #include "numa.h"
 #include "parse.h"
 #include "show.h"
+#include "sysinfo.h"
 #include "sweep.h"
 #include "topo.h"
 
@@ -482,6 +483,17 @@ static int cmd_topo(int argc, char **argv)
 		return 0;
 	}
 	zf_topo_print(&topo, stdout);
+	if (topo.thissystem) {
+		struct zf_sysinfo si;
+
+		zf_sysinfo_read(&si);
+		printf("kernel: %s; THP enabled=%s defrag=%s use_zero_page=%s; "
+		       "PERSISTENT_HUGE_ZERO_FOLIO=%s; counts the huge zero folio as: %s\n",
+		       si.kernel_release, si.thp_enabled[0] ? si.thp_enabled : "?",
+		       si.thp_defrag[0] ? si.thp_defrag : "?",
+		       si.thp_use_zero_page[0] ? si.thp_use_zero_page : "?",
+		       si.persistent_huge_zero_folio, si.kernel_strategy);
+	}
 	if (o.placements || o.tasks) {
 		const char *placement = o.placements ? o.placements : "compact";
 

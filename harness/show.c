@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,7 @@ static const char *const titles[] = {
 #define NSHOWN (sizeof(shown) / sizeof(shown[0]))
 
 struct cols {
-	int strategy, fault, kind, placement, tasks, ns;
+	int strategy, fault, kind, placement, tasks, ns, stddev;
 };
 
 /* a and b differ at most in strategy and task count */
@@ -116,7 +117,7 @@ static void kernel_share(const struct zf_csv *csv, const struct cols *c, FILE *o
 
 	for (i = 0; i < csv->nrows; i++) {
 		char **row = csv->rows[i], **native;
-		double added;
+		double added, noise;
 
 		if (strcmp(row[c->fault], "kernel") || !strcmp(row[c->strategy], "native"))
 			continue;
@@ -124,13 +125,15 @@ static void kernel_share(const struct zf_csv *csv, const struct cols *c, FILE *o
 		if (!native)
 			continue;
 		if (!title)
-			fprintf(out, "\nkernel faults, strategy over native (medians; noise is "
-				"their min-max):\n");
+			fprintf(out, "\nkernel faults, strategy median over native's (a difference "
+				"inside the noise, the larger stddev, says nothing):\n");
 		title = true;
 		added = atof(row[c->ns]) - atof(native[c->ns]);
-		fprintf(out, "  %-11s %-8s %-10s %3s tasks: %+8.1f ns on %.1f ns (%+.1f%% of the fault)\n",
-			row[c->strategy], row[c->kind], row[c->placement], row[c->tasks], added,
-			atof(row[c->ns]), 100 * added / atof(row[c->ns]));
+		noise = fmax(atof(row[c->stddev]), atof(native[c->stddev]));
+		fprintf(out, "  %-11s %-8s %-10s %3s tasks: %+8.1f ns on %.1f ns (%+.1f%% of the fault)"
+			"  noise %.1f ns%s\n", row[c->strategy], row[c->kind], row[c->placement],
+			row[c->tasks], added, atof(row[c->ns]), 100 * added / atof(row[c->ns]), noise,
+			fabs(added) > noise ? "" : " (inside it)");
 	}
 }
 
@@ -140,6 +143,7 @@ static void headline(const struct zf_csv *csv, const char *dir, FILE *out)
 		.strategy = zf_csv_col(csv, "strategy"), .fault = zf_csv_col(csv, "fault"),
 		.kind = zf_csv_col(csv, "task_kind"), .placement = zf_csv_col(csv, "placement"),
 		.tasks = zf_csv_col(csv, "tasks"), .ns = zf_csv_col(csv, "ns_per_fault_median"),
+		.stddev = zf_csv_col(csv, "ns_per_fault_stddev"),
 	};
 
 	if (c.fault < 0)

@@ -141,7 +141,7 @@ static bool config_of(const struct zf_sweep *sw, struct zf_plan *plans, size_t c
 
 /*
  * Rounds: repetition r of every configuration before repetition r + 1 of
- * any, each a run of its own (start, warm-up, one repetition), so that a
+ * any (within one fault mode; emulated faults first), each a run of its own (start, warm-up, one repetition), so that a
  * machine that drifts over the sweep drifts under every configuration alike.
  * The first round calibrates each configuration's passes; later rounds reuse
  * them, so every repetition of a configuration does the same work.
@@ -153,7 +153,7 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 	struct zf_plan *plans = calloc(nplans, sizeof(*plans));
 	struct zf_results r = { .topo = topo, .argc = sw->argc, .argv = sw->argv };
 	bool show_progress = !sw->quiet && isatty(STDERR_FILENO);
-	size_t c, rep, done = 0, i;
+	size_t c, f, rep, done = 0, i;
 	int ret = 1, failed = 0;
 	char why[512], verdict[64];
 	unsigned int suspect;
@@ -194,12 +194,15 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 		goto out;
 	}
 	t0 = now_s();
+	/* the rounds of one fault mode, then the next: real faults disturb the machine */
+	for (f = 0; f < sw->nfaults && !failed; f++)
 	for (rep = 0; rep < sw->reps && !failed; rep++) {
 		for (c = 0; c < nconfigs && !failed; c++) {
 			struct zf_run_config cfg;
 			struct zf_run_result res;
 
-			if (!config_of(sw, plans, c, r.probe.busy_iters_per_ns, &cfg))
+			if (!config_of(sw, plans, c, r.probe.busy_iters_per_ns, &cfg) ||
+			    cfg.fault != sw->faults[f])
 				continue;
 			done++;
 			cfg.passes = rep ? r.configs[c].passes : 0;
