@@ -72,7 +72,7 @@ struct zf_pass;
 struct zf_strategy {
 	const char *name;
 	const char *summary;
-	/* set up zs (pool already made); 0 or -errno */
+	/* set up zs (pool already made); 0 or -errno; NULL: nothing to set up */
 	int (*init)(struct zf_shared *zs, struct zf_stats *st);
 	/* one read fault of mm: the folio to map, or NULL (fall back) */
 	zf_get_fn get;
@@ -83,7 +83,8 @@ struct zf_strategy {
 	/* shrinker count/scan; NULL: no shrinker is registered */
 	unsigned long (*shrink_count)(struct zf_shared *zs);
 	unsigned long (*shrink_scan)(struct zf_shared *zs, struct zf_stats *st);
-	/* at rest (every mm exited): 0, or -EPROTO with the broken invariant in why */
+	/* at rest (every mm exited): 0, or -EPROTO with the broken invariant in why;
+	 * NULL: nothing is counted, so nothing can be broken */
 	int (*check)(struct zf_shared *zs, const struct zf_stats *total,
 		     char *why, size_t len);
 	/*

@@ -29,13 +29,6 @@ static inline void global_put(struct zf_shared *zs, struct zf_mm *mm, struct zf_
 	zf_put_huge_zero_folio(zs, st);
 }
 
-static int global_init(struct zf_shared *zs, struct zf_stats *st)
-{
-	(void)zs;
-	(void)st;
-	return 0;
-}
-
 static int global_check(struct zf_shared *zs, const struct zf_stats *total,
 			char *why, size_t len)
 {
@@ -51,7 +44,7 @@ ZF_DEFINE_PASSES(global, global_get, global_put)
 const struct zf_strategy zf_strategy_global = {
 	.name		= "global",
 	.summary	= "one atomic count: a reference per fault, a put per unmap (3.8-4.8)",
-	.init		= global_init,
+	.init		= NULL,
 	.get		= global_get,
 	.put		= global_put,
 	.mm_exit	= NULL,

@@ -36,13 +36,6 @@ static void mmflag_mm_exit(struct zf_shared *zs, struct zf_mm *mm, struct zf_sta
 		zf_put_huge_zero_folio(zs, st);
 }
 
-static int mmflag_init(struct zf_shared *zs, struct zf_stats *st)
-{
-	(void)zs;
-	(void)st;
-	return 0;
-}
-
 /* zapping a huge zero PMD drops no reference since seed 007 */
 #define mmflag_put	NULL
 
@@ -51,7 +44,7 @@ ZF_DEFINE_PASSES(mmflag, mmflag_get, mmflag_put)
 const struct zf_strategy zf_strategy_mmflag = {
 	.name		= "mmflag",
 	.summary	= "a per-mm flag: the global count is touched on an mm's first fault and exit (4.9+)",
-	.init		= mmflag_init,
+	.init		= NULL,
 	.get		= mmflag_get,
 	.put		= mmflag_put,
 	.mm_exit	= mmflag_mm_exit,

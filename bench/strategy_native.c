@@ -7,23 +7,6 @@
  */
 #include "usemem.h"
 
-static int native_init(struct zf_shared *zs, struct zf_stats *st)
-{
-	(void)zs;
-	(void)st;
-	return 0;
-}
-
-static int native_check(struct zf_shared *zs, const struct zf_stats *total,
-			char *why, size_t len)
-{
-	(void)zs;
-	(void)total;
-	(void)why;
-	(void)len;
-	return 0;
-}
-
 static void native_kernel_fault_pass(struct zf_pass *p)
 {
 	zf_kernel_fault_loop(p, NULL);
@@ -37,13 +20,13 @@ static void native_zap_pass(struct zf_pass *p)
 const struct zf_strategy zf_strategy_native = {
 	.name		= "native",
 	.summary	= "the running kernel alone: real faults with nothing emulated beside them",
-	.init		= native_init,
+	.init		= NULL,
 	.get		= NULL,
 	.put		= NULL,
 	.mm_exit	= NULL,
 	.shrink_count	= NULL,
 	.shrink_scan	= NULL,
-	.check		= native_check,
+	.check		= NULL,
 	.fault_pass	= NULL,
 	.kernel_fault_pass = native_kernel_fault_pass,
 	.zap_pass	= native_zap_pass,

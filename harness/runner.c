@@ -105,7 +105,7 @@ static int check_run(struct zf_runner *r, struct zf_run_result *res)
 			 res->total.gets, res->total.zaps);
 		return -EPROTO;
 	}
-	if (s->check(r->zs, &res->total, why, sizeof(why))) {
+	if (s->check && s->check(r->zs, &res->total, why, sizeof(why))) {
 		snprintf(res->error, sizeof(res->error), "invariant: %s: %s", s->name, why);
 		return -EPROTO;
 	}
@@ -149,7 +149,7 @@ static int setup(struct zf_runner *r, struct zf_run_result *res)
 			 strerror(errno));
 		return -ENOMEM;
 	}
-	if (cfg->strategy->init(r->zs, &r->st)) {
+	if (cfg->strategy->init && cfg->strategy->init(r->zs, &r->st)) {
 		snprintf(res->error, sizeof(res->error), "%s: init failed", cfg->strategy->name);
 		return -ENOMEM;
 	}
