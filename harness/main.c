@@ -329,7 +329,7 @@ static int parse_strategies(struct options *o, const char *def)
 
 	o->sw.strategies = calloc(strlen(list) + 1, sizeof(*o->sw.strategies));
 	return each_word(o->strategies_opt, list, one_strategy, o->sw.strategies,
-			 &o->sw.nstrategies, "not a strategy (global, mmflag, persistent)");
+			 &o->sw.nstrategies, "not a strategy (global, mmflag, persistent, native)");
 }
 
 static int parse_kinds(struct options *o, const char *def)
