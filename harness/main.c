@@ -4,6 +4,7 @@
  * Subcommands and their options; everything else lives elsewhere.
  */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "parse.h"
 #include "show.h"
 #include "sysinfo.h"
+#include "thpset.h"
 #include "sweep.h"
 #include "topo.h"
 
@@ -35,7 +37,7 @@ static int bad(const char *opt, const char *value, const char *why)
 struct options {
 	struct zf_sweep sw;
 	const char *strategies, *task_kinds, *placements, *tasks, *topology, *faults;
-	const char *size_arg, *step_arg;
+	const char *size_arg, *step_arg, *set_thp;
 	char strategies_opt[72], task_kinds_opt[72], faults_opt[72];	/* as typed */
 	bool summary;
 };
@@ -43,7 +45,7 @@ struct options {
 enum {
 	OPT_STRATEGY = 256, OPT_TASKS, OPT_TASK_KIND, OPT_PLACEMENT, OPT_SIZE, OPT_STEP,
 	OPT_FAULT_NS, OPT_REPS, OPT_WARMUP, OPT_MIN_MS, OPT_COUNTER_NODE, OPT_OUT,
-	OPT_QUIET, OPT_TOPOLOGY, OPT_SUMMARY, OPT_FAULT,
+	OPT_QUIET, OPT_TOPOLOGY, OPT_SUMMARY, OPT_FAULT, OPT_SET_THP,
 };
 
 static const char run_usage[] =
@@ -80,6 +82,9 @@ static const char common_usage[] =
 "  --warmup W          repetitions run first and not kept (default 1)\n"
 "  --min-ms MS         passes per repetition are chosen so it lasts this (default 200)\n"
 "  --counter-node N    NUMA node of the global counter (default: first task's node)\n"
+"  --set-thp MODE      kernel faults: write MODE (madvise or always) to THP's\n"
+"                      enabled and 1 to use_zero_page for the run, and put back\n"
+"                      what was there at exit and on Ctrl-C (default: write nothing)\n"
 "  --topology FILE     an hwloc XML topology (run needs this machine's own)\n"
 "  --out DIR           results folder, new or empty (default results/<UTC time>-<host>)\n"
 "  -h, --help          this text\n";
@@ -101,6 +106,7 @@ static const struct option run_options[] = {
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "min-ms", required_argument, NULL, OPT_MIN_MS },
 	{ "counter-node", required_argument, NULL, OPT_COUNTER_NODE },
+	{ "set-thp", required_argument, NULL, OPT_SET_THP },
 	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
@@ -221,6 +227,11 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 		case OPT_FAULT:
 			o->faults = optarg;
 			snprintf(o->faults_opt, sizeof(o->faults_opt), "--%s", name);
+			break;
+		case OPT_SET_THP:
+			if (!zf_thp_mode_valid(optarg))
+				return bad("--set-thp", optarg, "not a THP mode (madvise, always)");
+			o->set_thp = optarg;
 			break;
 		case OPT_FAULT_NS:
 			err = parse_num_opt("--fault-ns", optarg, 0, 10000000, &o->sw.fault_ns);
@@ -427,10 +438,20 @@ static int cmd_sweep_or_run(int argc, char **argv, bool single)
 	if (single && o.sw.faults[0] == ZF_FAULT_EMULATED && !o.sw.strategies[0]->fault_pass)
 		return bad("--strategy", o.sw.strategies[0]->name,
 			   "measures the running kernel alone: needs --fault kernel");
+	if (o.set_thp && !sweep_has_kernel(&o.sw))
+		return bad("--set-thp", o.set_thp, "only kernel faults use THP: add --fault kernel");
 	err = open_topology(&o, &topo, true);
 	if (err)
 		return err;
 	err = parse_tasks(&o, &topo, single);
+	if (!err && o.set_thp) {
+		char why[PATH_MAX + 128];
+
+		if (zf_thp_set(o.set_thp, why, sizeof(why))) {
+			fprintf(stderr, "hzfbench: --set-thp: %s: %s\n", o.set_thp, why);
+			err = 1;
+		}
+	}
 	if (!err) {
 		o.sw.argc = argc;
 		o.sw.argv = argv;

@@ -13,6 +13,7 @@
 #include "metrics.h"
 #include "numa.h"
 #include "results.h"
+#include "thpset.h"
 
 #ifndef HZF_VERSION
 #define HZF_VERSION "0.1"
@@ -118,6 +119,24 @@ static void json_kv(struct zf_buf *b, const char *key, const char *value, bool c
 	zf_buf_printf(b, "%s\n", comma ? "," : "");
 }
 
+/* what --set-thp changed for this run, null when hzfbench wrote nothing */
+static void write_set_thp(struct zf_buf *b)
+{
+	const struct zf_thp_saved *t = zf_thp_saved();
+
+	if (!t->active) {
+		zf_buf_printf(b, "  \"set_thp\": null,\n");
+		return;
+	}
+	zf_buf_printf(b, "  \"set_thp\": {\"enabled\": ");
+	zf_buf_json_str(b, t->mode);
+	zf_buf_printf(b, ", \"enabled_was\": ");
+	zf_buf_json_str(b, t->enabled_was);
+	zf_buf_printf(b, ", \"use_zero_page_was\": ");
+	zf_buf_json_str(b, t->zero_was);
+	zf_buf_printf(b, "},\n");
+}
+
 static int write_meta(struct zf_results *r, bool complete, const char *end_time,
 		      char *why, size_t len)
 {
@@ -142,6 +161,7 @@ static int write_meta(struct zf_results *r, bool complete, const char *end_time,
 	zf_buf_printf(&b, ", \"use_zero_page\": ");
 	zf_buf_json_str(&b, si->thp_use_zero_page);
 	zf_buf_printf(&b, "},\n");
+	write_set_thp(&b);
 	json_kv(&b, "config_persistent_huge_zero_folio", si->persistent_huge_zero_folio, true);
 	json_kv(&b, "kernel_config_source", si->kernel_config_source, true);
 	json_kv(&b, "kernel_strategy", si->kernel_strategy, true);

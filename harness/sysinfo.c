@@ -46,7 +46,7 @@ int zf_thp_usable(const struct zf_sysinfo *si, char *why, size_t len)
 		return -EINVAL;
 	}
 	if (strcmp(si->thp_use_zero_page, "1")) {
-		snprintf(why, len, "the huge zero page is off (%s/use_zero_page is %s): echo 1 > %s/use_zero_page",
+		snprintf(why, len, "the huge zero page is off (%s/use_zero_page is %s): echo 1 > %s/use_zero_page, or --set-thp madvise",
 			 zf_thp_dir(), si->thp_use_zero_page[0] ? si->thp_use_zero_page : "unreadable",
 			 zf_thp_dir());
 		return -EINVAL;

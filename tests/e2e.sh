@@ -127,6 +127,8 @@ bad "--fault-ns: 99999999999: too large" run --fault-ns 99999999999
 bad "--fault: real: not a fault mode" run --fault real
 bad "--strategy: native: measures the running kernel alone" run --strategy native
 bad "--faults: real: not a fault mode" sweep --faults emulated,real
+bad "--set-thp: never: not a THP mode" run --fault kernel --strategy native --set-thp never
+bad "--set-thp: madvise: only kernel faults use THP" run --set-thp madvise
 bad "--reps: 0: too small" run --reps 0
 bad "--reps: -1: not a number" run --reps -1
 bad "--warmup: x: not a number" run --warmup x
@@ -214,6 +216,57 @@ elif [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "THP is never in $tmp/thp/enabl
 else
 	fail "kernel faults refused while THP is off, naming the file" "$(cat "$tmp/err")"
 fi
+
+# --- --set-thp: written for the run, put back at exit and on Ctrl-C ---
+fake_thp() {	# $1: enabled's selection, $2: use_zero_page
+	local m
+	mkdir -p "$tmp/thp"
+	for m in always madvise never; do
+		[ "$m" = "$1" ] && printf '[%s] ' "$m" || printf '%s ' "$m"
+	done >"$tmp/thp/enabled"
+	echo "always defer defer+madvise [madvise] never" >"$tmp/thp/defrag"
+	echo "$2" >"$tmp/thp/use_zero_page"
+}
+choice() { sed -E 's/.*\[([a-z]+)\].*/\1/' "$tmp/thp/$1"; }
+fake_thp never 0
+if HZF_THP_DIR=$tmp/thp $bin run --fault kernel --strategy native --set-thp always --size 1G \
+	--reps 1 --min-ms 5 --quiet --out "$tmp/setthp" >"$tmp/log" 2>&1 && meta_complete "$tmp/setthp" &&
+	grep -q '"thp": {"enabled": "always", "defrag": "madvise", "use_zero_page": "1"}' \
+		"$tmp/setthp/meta.json" &&
+	grep -q '"set_thp": {"enabled": "always", "enabled_was": "never", "use_zero_page_was": "0"}' \
+		"$tmp/setthp/meta.json" &&
+	[ "$(choice enabled)" = never ] && [ "$(cat "$tmp/thp/use_zero_page")" = 0 ]; then
+	ok "--set-thp sets enabled and use_zero_page for the run, restores both at exit"
+else
+	fail "--set-thp sets enabled and use_zero_page for the run, restores both at exit" \
+		"$(cat "$tmp/log")" "$(cat "$tmp/thp/enabled" "$tmp/thp/use_zero_page")"
+fi
+# Ctrl-C reaches the whole process group: the forked tasks must not restore, the parent must
+for how in "INT process group" "TERM thread parent"; do
+	read -r sig kind who <<<"$how"
+	fake_thp madvise 1
+	HZF_THP_DIR=$tmp/thp setsid $bin run --fault kernel --strategy native --set-thp always \
+		--tasks 2 --task-kind "$kind" --size 1G --reps 1000 --quiet --out "$tmp/sig$sig" \
+		>"$tmp/log" 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		[ "$(cat "$tmp/thp/enabled")" = always ] && break
+		sleep 0.05
+	done
+	set_seen=$(cat "$tmp/thp/enabled")
+	sleep 0.5
+	if [ "$who" = group ]; then kill -"$sig" -- -"$pid"; else kill -"$sig" "$pid"; fi
+	wait "$pid"
+	rc=$?
+	want=$((128 + $(kill -l "$sig")))
+	if [ "$set_seen" = always ] && [ "$rc" = "$want" ] && [ "$(choice enabled)" = madvise ] &&
+		[ -e "$tmp/sig$sig/meta.json" ] && ! meta_complete "$tmp/sig$sig"; then
+		ok "--set-thp restored after SIG$sig to the $who ($kind tasks), folder incomplete"
+	else
+		fail "--set-thp restored after SIG$sig to the $who ($kind tasks), folder incomplete" \
+			"seen=$set_seen rc=$rc (want $want)" "$(cat "$tmp/thp/enabled")" "$(cat "$tmp/log")"
+	fi
+done
 
 # --- help and version ---
 helps=0
