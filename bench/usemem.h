@@ -14,6 +14,7 @@
 #define HZF_USEMEM_H
 
 #include "strategy.h"
+#include "tick.h"
 
 struct zf_pass {
 	struct zf_shared *zs;
@@ -27,6 +28,9 @@ struct zf_pass {
 	unsigned long fault_iters;	/* busy-work iterations per fault */
 	unsigned long read_sum;		/* OR of every byte read: stays 0 */
 	unsigned long fallbacks;	/* get() gave no folio */
+	/* kernel faults: ticks around get() on odd faults, around nothing on even ones */
+	uint64_t get_ticks, empty_ticks;
+	unsigned long timed_gets, timed_empties;
 };
 
 /* calibrated busy work: one iteration is one compiler-opaque add */
@@ -74,33 +78,56 @@ zf_fault_loop(struct zf_pass *p, zf_get_fn get)
 		zf_fault_loop_body(p, get, false);
 }
 
+static inline __attribute__((always_inline)) void
+zf_kernel_get(struct zf_pass *p, zf_get_fn get, unsigned long i)
+{
+	if (get) {
+		struct zf_folio *folio = get(p->zs, p->mm, p->st);
+
+		p->slots[i] = folio;
+		if (unlikely(!folio))
+			p->fallbacks++;
+	}
+}
+
 /*
  * Real faults: one read every step of a fresh MADV_HUGEPAGE region, each a
  * huge-page read fault that maps the running kernel's huge zero folio, with
  * the emulated get() taken beside it (none for `native`).
+ *
+ * What get() adds to a real fault is timed where it happens: on odd faults
+ * the ticks around get(), on even ones the ticks around nothing, so that the
+ * difference of the two means is get() alone, in the cache state the real
+ * fault left. `native` times nothing in both halves: its difference is the
+ * method's own zero. Every strategy pays the same one tick pair per fault.
  */
 static inline __attribute__((always_inline)) void
 zf_kernel_fault_loop(struct zf_pass *p, zf_get_fn get)
 {
-	struct zf_shared *zs = p->zs;
-	struct zf_mm *mm = p->mm;
-	struct zf_stats *st = p->st;
-	struct zf_folio **slots = p->slots;
 	volatile unsigned char *region = p->region;
 	unsigned long i, n = p->faults_per_pass, step = p->step, off = 0, sum = 0;
+	uint64_t get_ticks = 0, empty_ticks = 0, t0, t1;
 
 	for (i = 0; i < n; i++, off += step) {
 		sum |= region[off];
-		if (get) {
-			struct zf_folio *folio = get(zs, mm, st);
-
-			slots[i] = folio;
-			if (unlikely(!folio))
-				p->fallbacks++;
+		if (i & 1) {
+			t0 = zf_tick();
+			zf_kernel_get(p, get, i);
+			t1 = zf_tick();
+			get_ticks += t1 - t0;
+		} else {
+			t0 = zf_tick();
+			t1 = zf_tick();
+			empty_ticks += t1 - t0;
+			zf_kernel_get(p, get, i);
 		}
 	}
-	st->gets += n;
+	p->st->gets += n;
 	p->read_sum |= sum;
+	p->get_ticks += get_ticks;
+	p->empty_ticks += empty_ticks;
+	p->timed_gets += n / 2;
+	p->timed_empties += n - n / 2;
 }
 
 static inline __attribute__((always_inline)) void

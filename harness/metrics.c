@@ -6,16 +6,25 @@
 #include "../bench/probe.h"
 #include "metrics.h"
 
+double zf_task_get_ns(const struct zf_task_sample *t)
+{
+	if (!t->timed_gets || !t->timed_empties)
+		return NAN;
+	return t->get_ns / t->timed_gets - t->empty_ns / t->timed_empties;
+}
+
 void zf_rep_metrics(const struct zf_task_sample *tasks, int ntasks, struct zf_rep_metrics *m)
 {
 	const struct zf_task_sample *slow = &tasks[0], *fast = &tasks[0], *slow_td = &tasks[0];
 	int i;
 
 	m->faults = 0;
+	m->get_ns_in_fault = 0;
 	for (i = 0; i < ntasks; i++) {
 		const struct zf_task_sample *t = &tasks[i];
 
 		m->faults += t->faults;
+		m->get_ns_in_fault += zf_task_get_ns(t) / ntasks;	/* NAN stays NAN */
 		/* compare rates, not times: tasks may differ in fault count */
 		if (t->fault_ns * slow->faults > slow->fault_ns * t->faults)
 			slow = t;
@@ -38,11 +47,13 @@ void zf_summarize(const struct zf_rep_metrics *reps, unsigned int n, struct zf_s
 	double *fps = calloc(n ? n : 1, sizeof(double));
 	double *td = calloc(n ? n : 1, sizeof(double));
 	double *fair = calloc(n ? n : 1, sizeof(double));
+	double *get = calloc(n ? n : 1, sizeof(double));
 	double mean = 0, var = 0;
-	unsigned int i;
+	unsigned int i, ngets = 0;
 
 	s->reps = n;
-	if (!ns || !fps || !td || !fair)
+	s->get_ns_in_fault_median = NAN;
+	if (!ns || !fps || !td || !fair || !get)
 		goto out;
 	s->ns_per_fault_min = n ? reps[0].ns_per_fault : 0;
 	s->ns_per_fault_max = s->ns_per_fault_min;
@@ -51,6 +62,8 @@ void zf_summarize(const struct zf_rep_metrics *reps, unsigned int n, struct zf_s
 		fps[i] = reps[i].faults_per_sec;
 		td[i] = reps[i].teardown_ns_per_fault;
 		fair[i] = reps[i].fairness_min_max;
+		if (!isnan(reps[i].get_ns_in_fault))
+			get[ngets++] = reps[i].get_ns_in_fault;
 		mean += ns[i] / n;
 		s->ns_per_fault_min = fmin(s->ns_per_fault_min, ns[i]);
 		s->ns_per_fault_max = fmax(s->ns_per_fault_max, ns[i]);
@@ -63,7 +76,10 @@ void zf_summarize(const struct zf_rep_metrics *reps, unsigned int n, struct zf_s
 	s->faults_per_sec_median = zf_median(fps, n);
 	s->teardown_ns_per_fault_median = zf_median(td, n);
 	s->fairness_min_max_median = zf_median(fair, n);
+	if (ngets)
+		s->get_ns_in_fault_median = zf_median(get, ngets);
 out:
+	free(get);
 	free(ns);
 	free(fps);
 	free(td);

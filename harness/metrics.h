@@ -15,6 +15,7 @@ struct zf_rep_metrics {
 	double faults_per_sec;		/* all tasks' faults / slowest task's fault phase */
 	double teardown_ns_per_fault;	/* slowest task's teardown / its faults */
 	double fairness_min_max;	/* slowest task's fault rate / fastest's */
+	double get_ns_in_fault;		/* kernel faults: mean over tasks; NAN otherwise */
 };
 
 struct zf_summary {
@@ -23,7 +24,11 @@ struct zf_summary {
 	double faults_per_sec_median;
 	double teardown_ns_per_fault_median;
 	double fairness_min_max_median;
+	double get_ns_in_fault_median;	/* NAN where no repetition has one */
 };
+
+/* what get() took inside one task's real faults (usemem.h); NAN where not timed */
+double zf_task_get_ns(const struct zf_task_sample *t);
 
 void zf_rep_metrics(const struct zf_task_sample *tasks, int ntasks, struct zf_rep_metrics *m);
 void zf_summarize(const struct zf_rep_metrics *reps, unsigned int n, struct zf_summary *s);

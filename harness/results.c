@@ -2,6 +2,7 @@
 /* Results files: see results.h and results/README.md. */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,6 +297,14 @@ int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_c
 	return 0;
 }
 
+/* a measured value, or an empty field where there is none (never a made-up zero) */
+static void csv_measured(struct zf_buf *b, const char *fmt, double v, const char *end)
+{
+	if (!isnan(v))
+		zf_buf_printf(b, fmt, v);
+	zf_buf_printf(b, "%s", end);
+}
+
 /* samples.csv's kernel columns: empty for emulated faults, never a made-up zero */
 static void kernel_sample_fields(struct zf_buf *b, const struct zf_config_result *c,
 				 unsigned int rep)
@@ -306,7 +315,7 @@ static void kernel_sample_fields(struct zf_buf *b, const struct zf_config_result
 	int k;
 
 	if (c->cfg.fault != ZF_FAULT_KERNEL) {
-		zf_buf_printf(b, ",,,,,\n");
+		zf_buf_printf(b, ",,,,,,");
 		return;
 	}
 	for (k = 0; k < c->cfg.plan->ntasks; k++) {
@@ -315,7 +324,7 @@ static void kernel_sample_fields(struct zf_buf *b, const struct zf_config_result
 		rss = ts[k].rss_growth_kb > rss ? ts[k].rss_growth_kb : rss;
 		anon = ts[k].anon_huge_kb > anon ? ts[k].anon_huge_kb : anon;
 	}
-	zf_buf_printf(b, "%llu,%llu,%.4f,%llu,%llu,%s\n",
+	zf_buf_printf(b, "%llu,%llu,%.4f,%llu,%llu,%s,",
 		      (unsigned long long)c->kernel[rep].thp_zero_page_alloc,
 		      (unsigned long long)c->kernel[rep].thp_fault_fallback,
 		      faults ? (double)minflt / faults : 0.0, (unsigned long long)rss,
@@ -347,6 +356,7 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 			      m[rep].faults_per_sec, m[rep].teardown_ns_per_fault,
 			      m[rep].fairness_min_max);
 		kernel_sample_fields(samples, c, rep);
+		csv_measured(samples, "%.3f", m[rep].get_ns_in_fault, "\n");
 		for (k = 0; k < ntasks; k++) {
 			size_t i = (size_t)rep * ntasks + k;
 
@@ -357,21 +367,25 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 				      (unsigned long long)ts[k].fault_ns,
 				      (unsigned long long)ts[k].teardown_ns);
 			if (cfg->fault == ZF_FAULT_KERNEL)
-				zf_buf_printf(tasks, "%llu,%llu,%llu\n",
+				zf_buf_printf(tasks, "%llu,%llu,%llu,",
 					      (unsigned long long)ts[k].minflt,
 					      (unsigned long long)ts[k].rss_growth_kb,
 					      (unsigned long long)ts[k].anon_huge_kb);
 			else
-				zf_buf_printf(tasks, ",,\n");
+				zf_buf_printf(tasks, ",,,");
+			csv_measured(tasks, "%.3f", zf_task_get_ns(&ts[k]), "\n");
 		}
 	}
 	zf_summarize(m, c->reps, &s);
 	free(m);
 	key_fields(summary, cfg);
-	zf_buf_printf(summary, "%u,%.3f,%.3f,%.3f,%.3f,%.0f,%.3f,%.4f\n", s.reps,
+	zf_buf_printf(summary, "%u,%.3f,%.3f,%.3f,%.3f,%.0f,%.3f,%.4f,", s.reps,
 		      s.ns_per_fault_median, s.ns_per_fault_min, s.ns_per_fault_max,
 		      s.ns_per_fault_stddev, s.faults_per_sec_median,
 		      s.teardown_ns_per_fault_median, s.fairness_min_max_median);
+	csv_measured(summary, "%.3f", s.get_ns_in_fault_median, ",");
+	csv_measured(summary, "%.5f", s.ns_per_fault_median > 0 ?
+		     s.get_ns_in_fault_median / s.ns_per_fault_median : NAN, "\n");
 	key_fields(counters, cfg);
 	zf_buf_printf(counters, "%lu,%d,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%.4f\n",
 		      c->passes, c->counter_node, t->gets, t->puts, t->zaps, t->mm_exits,
@@ -389,9 +403,9 @@ int zf_results_write(struct zf_results *r, char *why, size_t len)
 	zf_buf_printf(&samples, KEY_COLUMNS ",rep,passes,faults,ns_per_fault,faults_per_sec,"
 		      "teardown_ns_per_fault,fairness_min_max,thp_zero_page_alloc,"
 		      "thp_fault_fallback,minflt_per_fault,rss_growth_kb,anon_huge_kb,"
-		      "kernel_check\n");
+		      "kernel_check,get_ns_in_fault\n");
 	zf_buf_printf(&tasks, KEY_COLUMNS ",rep,task,pu,node,mm_node,cpu_seen,faults,"
-		      "fault_ns,teardown_ns,minflt,rss_growth_kb,anon_huge_kb\n");
+		      "fault_ns,teardown_ns,minflt,rss_growth_kb,anon_huge_kb,get_ns_in_fault\n");
 	zf_buf_printf(&summary, ZF_SUMMARY_COLUMNS "\n");
 	zf_buf_printf(&counters, KEY_COLUMNS ",passes,counter_node,gets,puts,zaps,mm_exits,"
 		      "ref_gets,ref_puts,counter_touches,cas_retries,allocs,frees,"

@@ -19,7 +19,8 @@
 
 #define ZF_SUMMARY_COLUMNS "strategy,fault,task_kind,tasks,placement,step,faults_per_pass," \
 	"reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev," \
-	"faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max"
+	"faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max," \
+	"get_ns_in_fault_median,get_share_of_fault"
 
 /* what has been kept of one configuration so far */
 struct zf_config_result {

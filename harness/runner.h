@@ -44,6 +44,9 @@ struct zf_task_sample {
 	uint64_t minflt;		/* page faults in the fault phases */
 	uint64_t rss_growth_kb;		/* RSS growth while the region was mapped */
 	uint64_t anon_huge_kb;		/* AnonHugePages while the region was mapped */
+	/* ns inside the timed halves of the fault loop (usemem.h), and how many of each */
+	double get_ns, empty_ns;
+	uint64_t timed_gets, timed_empties;
 };
 
 /* kernel faults only: system-wide THP counters over one repetition */

@@ -106,17 +106,28 @@ static int kernel_pass(struct zf_runner *r, struct zf_pass *pass, struct zf_task
 		       bool look, uint64_t rss_base_kb)
 {
 	const struct zf_strategy *s = r->cfg->strategy;
-	uint64_t t0, t1, t2, flt, rss_kb, anon_kb;
+	uint64_t t0, t1, t2, flt, rss_kb, anon_kb, k0, k1;
 	int err = zf_region_map(pass, r->cfg->faults_per_pass * r->cfg->step);
+	double ns_per_tick;
 
 	if (err)
 		return err;
+	pass->get_ticks = pass->empty_ticks = 0;
+	pass->timed_gets = pass->timed_empties = 0;
 	flt = minflt_now();
 	t0 = now_ns();
+	k0 = zf_tick();
 	s->kernel_fault_pass(pass);
+	k1 = zf_tick();
 	t1 = now_ns();
 	sample->fault_ns += t1 - t0;
 	sample->minflt += minflt_now() - flt;
+	/* the tick's unit, from the monotonic clock over this very fault phase */
+	ns_per_tick = k1 > k0 ? (double)(t1 - t0) / (k1 - k0) : 0;
+	sample->get_ns += pass->get_ticks * ns_per_tick;
+	sample->empty_ns += pass->empty_ticks * ns_per_tick;
+	sample->timed_gets += pass->timed_gets;
+	sample->timed_empties += pass->timed_empties;
 	if (look && read_rss(&rss_kb, &anon_kb)) {
 		if (rss_kb > rss_base_kb && rss_kb - rss_base_kb > sample->rss_growth_kb)
 			sample->rss_growth_kb = rss_kb - rss_base_kb;

@@ -31,7 +31,7 @@ child_of() {
 meta_complete() { grep -q '"complete": true' "$1/meta.json" 2>/dev/null; }
 csv_rows() { echo $(($(wc -l <"$1") - 1)); }
 
-summary_header="strategy,fault,task_kind,tasks,placement,step,faults_per_pass,reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev,faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max"
+summary_header="strategy,fault,task_kind,tasks,placement,step,faults_per_pass,reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev,faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max,get_ns_in_fault_median,get_share_of_fault"
 
 # --- a run and a sweep make complete folders ---
 out=$tmp/run
@@ -188,6 +188,8 @@ if [[ $thp != *"[never]"* && -n $thp && $zero = 1 ]]; then
 		--reps 2 --min-ms 20 --quiet --out "$out" >"$tmp/log" 2>&1 && meta_complete "$out" &&
 		grep -q '^native,kernel,process,2,compact,2097152,2048,2,' "$out/summary.csv" &&
 		[ "$(cut -d, -f20 "$out/samples.csv" | tail -n +2 | sort -u)" = ok ] &&
+		[ -n "$(cut -d, -f16 "$out/summary.csv" | tail -1)" ] &&
+		[ "$(cut -d, -f21 "$out/samples.csv" | tail -n +2 | grep -c .)" = 2 ] &&
 		grep -q '"kernel_strategy": "' "$out/meta.json"; then
 		ok "kernel faults map the huge zero folio, verified per repetition"
 	else

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* File formats: CSV and JSON written and read back, atomic writes, /proc and /sys text, figures. */
 #include <dirent.h>
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -152,6 +153,36 @@ TEST(rep_figures_follow_the_slowest_task)
 	EXPECT_TRUE(m.fairness_min_max == 0.5);
 }
 
+/* get() in a real fault: mean of the timed halves with get minus those without */
+TEST(get_in_fault_is_the_difference_of_the_timed_halves)
+{
+	struct zf_task_sample t[2] = {
+		{ .faults = 8, .fault_ns = 8000, .get_ns = 120, .timed_gets = 4,
+		  .empty_ns = 40, .timed_empties = 4 },
+		{ .faults = 8, .fault_ns = 8000, .get_ns = 200, .timed_gets = 4,
+		  .empty_ns = 40, .timed_empties = 4 },
+	};
+	struct zf_task_sample untimed = { .faults = 8, .fault_ns = 8000 };
+	struct zf_rep_metrics m[3];
+	struct zf_summary s;
+
+	EXPECT_TRUE(zf_task_get_ns(&t[0]) == 20.0);	/* 30 - 10 */
+	EXPECT_TRUE(zf_task_get_ns(&t[1]) == 40.0);
+	EXPECT_TRUE(isnan(zf_task_get_ns(&untimed)));
+	zf_rep_metrics(t, 2, &m[0]);
+	EXPECT_TRUE(m[0].get_ns_in_fault == 30.0);	/* the tasks' mean */
+	/* one task not timed: the repetition has no figure, not a made-up one */
+	t[1] = untimed;
+	zf_rep_metrics(t, 2, &m[1]);
+	EXPECT_TRUE(isnan(m[1].get_ns_in_fault));
+	m[2] = m[0];
+	m[2].get_ns_in_fault = 50;
+	zf_summarize(m, 3, &s);
+	EXPECT_TRUE(s.get_ns_in_fault_median == 40.0);	/* of 30 and 50; NAN left out */
+	zf_summarize(&m[1], 1, &s);
+	EXPECT_TRUE(isnan(s.get_ns_in_fault_median));
+}
+
 TEST(summary_median_min_max_stddev)
 {
 	struct zf_rep_metrics m[4] = {
@@ -244,6 +275,9 @@ TEST(results_folder_written_and_read_back)
 	EXPECT_STREQ(csv.rows[0][zf_csv_col(&csv, "reps")], "2");
 	EXPECT_STREQ(csv.rows[0][zf_csv_col(&csv, "faults_per_pass")], "64");
 	EXPECT_TRUE(atof(csv.rows[0][zf_csv_col(&csv, "ns_per_fault_median")]) > 0);
+	/* emulated faults: get() is not timed inside a real fault, so the field is empty */
+	EXPECT_STREQ(csv.rows[0][zf_csv_col(&csv, "get_ns_in_fault_median")], "");
+	EXPECT_STREQ(csv.rows[0][zf_csv_col(&csv, "get_share_of_fault")], "");
 	zf_csv_free(&csv);
 	snprintf(path, sizeof(path), "%s/samples.csv", dir);
 	ASSERT_EQ(zf_csv_read(path, &csv, &line), 0);

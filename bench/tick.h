@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A cycle-scale timestamp for timing a few instructions inside the fault
+ * loop, fenced so that what lies between two reads is what gets timed: the
+ * TSC on x86 (lfence on both sides), the virtual counter on arm64 (isb), the
+ * monotonic clock elsewhere. Its unit is converted to ns by the caller
+ * against CLOCK_MONOTONIC over the same stretch.
+ */
+#ifndef HZF_TICK_H
+#define HZF_TICK_H
+
+#include <stdint.h>
+#include <time.h>
+
+static inline __attribute__((always_inline)) uint64_t zf_tick(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) : : "memory");
+	return (uint64_t)hi << 32 | lo;
+#elif defined(__aarch64__)
+	uint64_t v;
+
+	__asm__ __volatile__("isb\n\tmrs %0, cntvct_el0\n\tisb" : "=r"(v) : : "memory");
+	return v;
+#else
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+#endif
+}
+
+#endif
