@@ -28,7 +28,7 @@ struct zf_pass {
 	unsigned long fault_iters;	/* busy-work iterations per fault */
 	unsigned long read_sum;		/* OR of every byte read: stays 0 */
 	unsigned long fallbacks;	/* get() gave no folio */
-	/* kernel faults: ticks around get() on odd faults, around nothing on even ones */
+	/* kernel faults: ticks around sampled get()s, and around nothing (usemem.h) */
 	uint64_t get_ticks, empty_ticks;
 	unsigned long timed_gets, timed_empties;
 };
@@ -90,35 +90,45 @@ zf_kernel_get(struct zf_pass *p, zf_get_fn get, unsigned long i)
 	}
 }
 
+/* one fault in every ZF_TIMED_EVERY has its get() timed, one other the timer alone */
+#define ZF_TIMED_EVERY	16
+
 /*
  * Real faults: one read every step of a fresh MADV_HUGEPAGE region, each a
  * huge-page read fault that maps the running kernel's huge zero folio, with
  * the emulated get() taken beside it (none for `native`).
  *
- * What get() adds to a real fault is timed where it happens: on odd faults
- * the ticks around get(), on even ones the ticks around nothing, so that the
- * difference of the two means is get() alone, in the cache state the real
- * fault left. `native` times nothing in both halves: its difference is the
- * method's own zero. Every strategy pays the same one tick pair per fault.
+ * What get() adds to a real fault is timed where it happens, on a sample:
+ * in every ZF_TIMED_EVERY faults, one has the ticks read around its get()
+ * and another has them read around nothing (its get() then taken untimed),
+ * so that the difference of the two means is get() alone, in the cache state
+ * the real fault left. `native` times nothing in both: its difference is the
+ * method's own zero. Every strategy pays the same two tick pairs per
+ * ZF_TIMED_EVERY faults.
  */
 static inline __attribute__((always_inline)) void
 zf_kernel_fault_loop(struct zf_pass *p, zf_get_fn get)
 {
 	volatile unsigned char *region = p->region;
 	unsigned long i, n = p->faults_per_pass, step = p->step, off = 0, sum = 0;
+	unsigned long timed_gets = 0, timed_empties = 0;
 	uint64_t get_ticks = 0, empty_ticks = 0, t0, t1;
 
 	for (i = 0; i < n; i++, off += step) {
 		sum |= region[off];
-		if (i & 1) {
+		if (unlikely(i % ZF_TIMED_EVERY == 0)) {
+			t0 = zf_tick();
+			t1 = zf_tick();
+			empty_ticks += t1 - t0;
+			timed_empties++;
+			zf_kernel_get(p, get, i);
+		} else if (unlikely(i % ZF_TIMED_EVERY == ZF_TIMED_EVERY / 2)) {
 			t0 = zf_tick();
 			zf_kernel_get(p, get, i);
 			t1 = zf_tick();
 			get_ticks += t1 - t0;
+			timed_gets++;
 		} else {
-			t0 = zf_tick();
-			t1 = zf_tick();
-			empty_ticks += t1 - t0;
 			zf_kernel_get(p, get, i);
 		}
 	}
@@ -126,8 +136,8 @@ zf_kernel_fault_loop(struct zf_pass *p, zf_get_fn get)
 	p->read_sum |= sum;
 	p->get_ticks += get_ticks;
 	p->empty_ticks += empty_ticks;
-	p->timed_gets += n / 2;
-	p->timed_empties += n - n / 2;
+	p->timed_gets += timed_gets;
+	p->timed_empties += timed_empties;
 }
 
 static inline __attribute__((always_inline)) void
