@@ -35,18 +35,27 @@ build/harness/results.o: override CFLAGS += -DHZF_GIT_REV='"$(GIT_REV)"'
 build/hzfbench: build/harness/main.o $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# the plain C yardstick for the real-fault loop (tools/vs-plain.sh)
+build/plainfault: tools/plainfault.c
+	@mkdir -p build
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
 build/hzftest: $(TEST_OBJS) $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # installs missing build packages first when run as root on Debian
 test:
 	@tools/deps.sh build
-	@$(MAKE) --no-print-directory build/hzfbench build/hzftest
+	@$(MAKE) --no-print-directory build/hzfbench build/hzftest build/plainfault
 	@tests/run.sh
 
 # the benchmark itself: the default sweep of run.sh
 bench:
 	./run.sh
+
+# hzfbench's real-fault loop against a plain C loop, alternating rounds
+bench-plain:
+	tools/vs-plain.sh
 
 install: build/hzfbench
 	install -d $(DESTDIR)$(BINDIR)
@@ -55,4 +64,4 @@ install: build/hzfbench
 clean:
 	rm -rf build
 
-.PHONY: all test bench install clean FORCE
+.PHONY: all test bench bench-plain install clean FORCE

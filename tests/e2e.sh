@@ -196,6 +196,12 @@ if [[ $thp != *"[never]"* && -n $thp && $zero = 1 ]]; then
 		fail "kernel faults map the huge zero folio, verified per repetition" \
 			"$(cat "$tmp/log")" "$(cat "$out/samples.csv" 2>&1)"
 	fi
+	if build/plainfault 2 64 2048 2 >"$tmp/out" 2>&1 && grep -Eq '^[0-9]+\.[0-9]$' "$tmp/out" &&
+		! build/plainfault 0 64 2048 2 2>/dev/null && ! tools/vs-plain.sh x 2>/dev/null; then
+		ok "the plain C yardstick runs, and refuses bad arguments"
+	else
+		fail "the plain C yardstick runs, and refuses bad arguments" "$(cat "$tmp/out")"
+	fi
 	if $bin run --fault kernel --strategy global --tasks 1 --size 1G --reps 1 --min-ms 5 \
 		--quiet --out "$tmp/kglobal" >"$tmp/log" 2>&1 &&
 		grep -q '^global,kernel,thread,1,' "$tmp/kglobal/summary.csv"; then
