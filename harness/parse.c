@@ -31,17 +31,46 @@ static int parse_digits(const char **p, unsigned long long *out, const char **wh
 	return 0;
 }
 
+/* 0x200000, as usemem's -j takes it */
+static int parse_hex(const char **p, unsigned long long *out, const char **why)
+{
+	unsigned long long v = 0;
+	const char *s = *p + 2;
+
+	if (!isxdigit((unsigned char)*s)) {
+		*why = "not a size (a number with an optional K, M, G or T)";
+		return -EINVAL;
+	}
+	for (; isxdigit((unsigned char)*s); s++) {
+		unsigned d = isdigit((unsigned char)*s) ? *s - '0' : (tolower(*s) - 'a' + 10);
+
+		if (v > (ULLONG_MAX >> 4)) {
+			*why = "too large";
+			return -EINVAL;
+		}
+		v = v << 4 | d;
+	}
+	*p = s;
+	*out = v;
+	return 0;
+}
+
 int zf_parse_size(const char *s, unsigned long long *out, const char **why)
 {
 	unsigned long long v;
 	unsigned shift = 0;
 	const char *p = s;
+	int err;
 
 	if (!isdigit((unsigned char)*p)) {
 		*why = "not a size (a number with an optional K, M, G or T)";
 		return -EINVAL;
 	}
-	if (parse_digits(&p, &v, why))
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		err = parse_hex(&p, &v, why);
+	else
+		err = parse_digits(&p, &v, why);
+	if (err)
 		return -EINVAL;
 	switch (*p) {
 	case 'k': case 'K': shift = 10; p++; break;

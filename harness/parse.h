@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-/* 4096, 4K, 2M, 100G, 1T (binary multiples; an optional trailing B or iB) */
+/* 4096, 4K, 2M, 100G, 1T, 0x200000 (binary multiples; an optional trailing B or iB) */
 int zf_parse_size(const char *s, unsigned long long *out, const char **why);
 /* a decimal integer in [min, max] */
 int zf_parse_ulong(const char *s, unsigned long min, unsigned long max,

@@ -24,13 +24,17 @@ TEST(sizes_take_binary_suffixes)
 	EXPECT_EQ(size_of("100G"), 100ULL << 30);
 	EXPECT_EQ(size_of("1T"), 1ULL << 40);
 	EXPECT_EQ(size_of("0"), 0);
+	/* usemem's spelling of the seed's step */
+	EXPECT_EQ(size_of("0x200000"), 2 << 20);
+	EXPECT_EQ(size_of("0XaB"), 0xab);
+	EXPECT_EQ(size_of("0x1G"), 1ULL << 30);
 }
 
 TEST(bad_sizes_are_refused)
 {
 	static const char *const bad[] = {
-		"", "K", "12Q", "-1", "1.5G", "2 M", "2MM", "0x10", "99999999999999999999",
-		"17179869184G", "16777216T", "M2",
+		"", "K", "12Q", "-1", "1.5G", "2 M", "2MM", "0x", "0xg", "0x1Q", "99999999999999999999",
+		"17179869184G", "16777216T", "M2", "0x10000000000000000",
 	};
 	size_t i;
 
