@@ -58,9 +58,9 @@ static char **find_row(const struct zf_csv *csv, const struct cols *c, const cha
 
 static void contention(const struct zf_csv *csv, const struct cols *c, FILE *out)
 {
+	bool title = false;
 	size_t i, j;
 
-	fprintf(out, "\nns per fault, most tasks over 1 task (1.0 = no contention):\n");
 	for (i = 0; i < csv->nrows; i++) {
 		char **one = csv->rows[i], **most = one;
 
@@ -75,6 +75,9 @@ static void contention(const struct zf_csv *csv, const struct cols *c, FILE *out
 		}
 		if (most == one)
 			continue;
+		if (!title)
+			fprintf(out, "\nns per fault, most tasks over 1 task (1.0 = no contention):\n");
+		title = true;
 		fprintf(out, "  %-11s %-8s %-8s %-10s %3s tasks: %7.2fx  (%.2f -> %.2f ns)\n",
 			one[c->strategy], one[c->fault], one[c->kind], one[c->placement],
 			most[c->tasks], atof(most[c->ns]) / atof(one[c->ns]), atof(one[c->ns]),
