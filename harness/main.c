@@ -12,6 +12,7 @@
 
 #include "../bench/probe.h"
 #include "../bench/strategy.h"
+#include "compat.h"
 #include "numa.h"
 #include "parse.h"
 #include "show.h"
@@ -410,7 +411,12 @@ static int open_topology(struct options *o, struct zf_topo *topo, bool must_run)
 	return 0;
 }
 
-static int cmd_sweep_or_run(int argc, char **argv, bool single)
+/*
+ * run or sweep with argv; meta_argv is the command line meta.json records
+ * (usemem's, when that is what was typed); dir, when set, gets the folder
+ */
+static int sweep_or_run(int argc, char **argv, bool single, int meta_argc, char **meta_argv,
+			char *dir, size_t dir_len)
 {
 	const char *cmd = single ? "run" : "sweep";
 	struct options o = { 0 };
@@ -453,8 +459,10 @@ static int cmd_sweep_or_run(int argc, char **argv, bool single)
 		}
 	}
 	if (!err) {
-		o.sw.argc = argc;
-		o.sw.argv = argv;
+		o.sw.argc = meta_argc;
+		o.sw.argv = meta_argv;
+		o.sw.dir_out = dir;
+		o.sw.dir_out_len = dir_len;
 		err = zf_sweep_run(&o.sw, &topo);
 	}
 	zf_topo_close(&topo);
@@ -463,12 +471,159 @@ static int cmd_sweep_or_run(int argc, char **argv, bool single)
 
 static int cmd_run(int argc, char **argv)
 {
-	return cmd_sweep_or_run(argc, argv, true);
+	return sweep_or_run(argc, argv, true, argc, argv, NULL, 0);
 }
 
 static int cmd_sweep(int argc, char **argv)
 {
-	return cmd_sweep_or_run(argc, argv, false);
+	return sweep_or_run(argc, argv, false, argc, argv, NULL, 0);
+}
+
+static const char usemem_usage[] =
+"usage: hzfbench usemem [-n N | -t N] --readonly -j STEP SIZE [options]\n"
+"  The seed's `usemem -n 72 --readonly -j 0x200000 100G`, spelled as usemem\n"
+"  spells it, run as `hzfbench run --fault kernel` (real huge-page read faults),\n"
+"  then printed in usemem's units (bytes / usecs = KB/s per task, usecs to\n"
+"  free memory) next to ours.\n"
+"  -n, --nproc N       N processes, one mm each (default 1)\n"
+"  -t, --thread N      N threads of one process instead\n"
+"  -o, --readonly      read only: the one access pattern measured (required)\n"
+"  -j, --step STEP     one read every STEP bytes (0x200000, 2M, ...)\n"
+"  -O, --anonymous     taken and ignored: the region is anonymous anyway\n"
+"  SIZE                bytes each task maps and reads (K/M/G/T, k/m/g/t)\n"
+"  --strategy S        native (the running kernel alone, default), or an\n"
+"                      emulated strategy taken beside each real fault\n"
+"  --placement P, --reps R, --warmup W, --min-ms MS, --set-thp MODE, --out DIR,\n"
+"  --quiet             as for `hzfbench run`\n"
+"  -h, --help          this text\n";
+
+/* usemem's options, then those of run's passed on to it as they are */
+static const struct option usemem_options[] = {
+	{ "nproc", required_argument, NULL, 'n' },
+	{ "thread", required_argument, NULL, 't' },
+	{ "readonly", no_argument, NULL, 'o' },
+	{ "step", required_argument, NULL, 'j' },
+	{ "anonymous", no_argument, NULL, 'O' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "strategy", required_argument, NULL, OPT_STRATEGY },
+	{ "placement", required_argument, NULL, OPT_PLACEMENT },
+	{ "reps", required_argument, NULL, OPT_REPS },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "min-ms", required_argument, NULL, OPT_MIN_MS },
+	{ "set-thp", required_argument, NULL, OPT_SET_THP },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* typed: argv as it was typed, for meta.json (getopt reorders argv) */
+static int usemem_run(int argc, char **argv, char **typed)
+{
+	const char *nproc = NULL, *nthread = NULL, *step = NULL;
+	char *run_argv[40], dir[PATH_MAX], names[12][24];
+	unsigned long long size_v, step_v;
+	int run_argc = 0, npassed = 0, c, idx, err;
+	bool readonly = false, strategy = false;
+	unsigned long v;
+
+	run_argv[run_argc++] = "run";
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "n:t:oj:Oh", usemem_options, &idx)) != -1) {
+		switch (c) {
+		case 'n':
+		case 't':
+			err = parse_num_opt(c == 'n' ? "-n" : "-t", optarg, 1, MAX_TASKS, &v);
+			if (err)
+				return err;
+			*(c == 'n' ? &nproc : &nthread) = optarg;
+			break;
+		case 'o': readonly = true; break;
+		case 'j': step = optarg; break;
+		case 'O': break;
+		case 'h':
+			printf("%s", usemem_usage);
+			return 0;
+		case '?':
+			if (optopt && strchr("ntj", optopt))
+				fprintf(stderr, "hzfbench: usemem: -%c: needs a value\n", optopt);
+			else
+				fprintf(stderr, "hzfbench: usemem: %s: not taken here (usemem's -n, -t, "
+					"--readonly, -j, -O, and run's options; see --help)\n",
+					argv[optind - 1]);
+			return 2;
+		default:	/* one of run's, as it is */
+			if (npassed == sizeof(names) / sizeof(names[0])) {
+				fprintf(stderr, "hzfbench: usemem: too many options\n");
+				return 2;
+			}
+			strategy |= c == OPT_STRATEGY;
+			snprintf(names[npassed], sizeof(names[0]), "--%s", usemem_options[idx].name);
+			run_argv[run_argc++] = names[npassed++];
+			if (usemem_options[idx].has_arg)
+				run_argv[run_argc++] = optarg;
+			break;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "hzfbench: usemem: SIZE missing (hzfbench usemem --help)\n");
+		return 2;
+	}
+	if (optind + 1 < argc) {
+		fprintf(stderr, "hzfbench: usemem: %s: unexpected argument\n", argv[optind + 1]);
+		return 2;
+	}
+	if (parse_size_opt("SIZE", argv[optind], &size_v))
+		return 2;
+	if (!step) {
+		fprintf(stderr, "hzfbench: usemem: -j missing: the step between reads (the seed's is -j 0x200000)\n");
+		return 2;
+	}
+	if (parse_size_opt("-j", step, &step_v))
+		return 2;
+	if (nproc && nthread) {
+		fprintf(stderr, "hzfbench: usemem: -n %s -t %s: processes of threads are not measured; "
+			"give one of them\n", nproc, nthread);
+		return 2;
+	}
+	if (!readonly) {
+		fprintf(stderr, "hzfbench: usemem: --readonly missing: writes allocate memory, "
+			"only read faults map the huge zero folio\n");
+		return 2;
+	}
+	run_argv[run_argc++] = "--fault";
+	run_argv[run_argc++] = "kernel";
+	if (!strategy) {
+		run_argv[run_argc++] = "--strategy";
+		run_argv[run_argc++] = "native";
+	}
+	run_argv[run_argc++] = "--tasks";
+	run_argv[run_argc++] = (char *)(nthread ? nthread : nproc ? nproc : "1");
+	run_argv[run_argc++] = "--task-kind";
+	run_argv[run_argc++] = nthread ? "thread" : "process";
+	run_argv[run_argc++] = "--size";
+	run_argv[run_argc++] = argv[optind];
+	run_argv[run_argc++] = "--step";
+	run_argv[run_argc++] = (char *)step;
+	run_argv[run_argc] = NULL;
+	dir[0] = '\0';
+	err = sweep_or_run(run_argc, run_argv, true, argc, typed, dir, sizeof(dir));
+	if (!err && dir[0] && zf_usemem_report(dir, size_v, step_v, stdout))
+		err = 1;
+	return err;
+}
+
+static int cmd_usemem(int argc, char **argv)
+{
+	char **typed = calloc(argc + 1, sizeof(*typed));
+	int err;
+
+	if (!typed)
+		return 1;
+	memcpy(typed, argv, argc * sizeof(*typed));
+	err = usemem_run(argc, argv, typed);
+	free(typed);
+	return err;
 }
 
 static const char topo_usage[] =
@@ -596,6 +751,7 @@ static const struct subcommand subcommands[] = {
 	{ "sweep",	"every configuration of lists into one results folder",	cmd_sweep },
 	{ "topo",	"the machine and the PUs a placement gives, nothing run", cmd_topo },
 	{ "show",	"a results folder's summary as a table",		cmd_show },
+	{ "usemem",	"usemem's spelling of the seed's command, usemem's units too", cmd_usemem },
 	{ "probe",	"reference loops: bare inc_not_zero, pointer read",	cmd_probe },
 	{ "strategies",	"the strategies and what each models",			cmd_strategies },
 	{ NULL, NULL, NULL },

@@ -240,6 +240,8 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 	if (!failed && !sw->quiet)
 		zf_show(r.dir, stdout);
 	printf("results: %s%s\n", r.dir, failed ? " (incomplete)" : "");
+	if (sw->dir_out)
+		snprintf(sw->dir_out, sw->dir_out_len, "%s", r.dir);
 	ret = failed;
 out:
 	for (i = 0; plans && i < nplans; i++)

@@ -26,6 +26,8 @@ struct zf_sweep {
 	int counter_node;
 	const char *out;		/* NULL: results/<time>-<host> */
 	bool quiet;			/* no progress and no table */
+	char *dir_out;			/* when set: the folder written, dir_out_len bytes at most */
+	size_t dir_out_len;
 	int argc;
 	char **argv;
 };

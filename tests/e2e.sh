@@ -130,6 +130,16 @@ bad "--faults: real: not a fault mode" sweep --faults emulated,real
 bad "--set-thp: never: not a THP mode" run --fault kernel --strategy native --set-thp never
 bad "--set-thp: madvise: only kernel faults use THP" run --set-thp madvise
 bad "--reps: 0: too small" run --reps 0
+bad "usemem: --readonly missing" usemem -n 2 -j 2M 1G
+bad "usemem: -j missing" usemem -n 2 --readonly 1G
+bad "usemem: SIZE missing" usemem -n 2 --readonly -j 2M
+bad "-n: two: not a number" usemem -n two --readonly -j 2M 1G
+bad "-t: 0: too small" usemem -t 0 --readonly -j 2M 1G
+bad "usemem: -n 2 -t 2: processes of threads are not measured" usemem -n 2 -t 2 --readonly -j 2M 1G
+bad "-j: 0x: not a size" usemem --readonly -j 0x 1G
+bad "SIZE: 1Q: not a size" usemem --readonly -j 2M 1Q
+bad "usemem: -R: not taken here" usemem -R --readonly -j 2M 1G
+bad "usemem: 2G: unexpected argument" usemem --readonly -j 2M 1G 2G
 bad "--reps: -1: not a number" run --reps -1
 bad "--warmup: x: not a number" run --warmup x
 bad "--min-ms: 99999999: too large" run --min-ms 99999999
@@ -195,6 +205,17 @@ if [[ $thp != *"[never]"* && -n $thp && $zero = 1 ]]; then
 	else
 		fail "kernel faults map the huge zero folio, verified per repetition" \
 			"$(cat "$tmp/log")" "$(cat "$out/samples.csv" 2>&1)"
+	fi
+	if $bin usemem -n 2 --readonly -j 0x200000 1G --reps 3 --min-ms 5 --quiet \
+		--out "$tmp/usemem" >"$tmp/log" 2>&1 && meta_complete "$tmp/usemem" &&
+		[ "$(grep -cE '^134221824 bytes / [0-9]+ usecs = [0-9]+ KB/s$' "$tmp/log")" = 2 ] &&
+		[ "$(grep -cE '^[0-9]+ usecs to free memory$' "$tmp/log")" = 2 ] &&
+		grep -q '^native,kernel,process,2,compact,2097152,512,3,' "$tmp/usemem/summary.csv" &&
+		grep -q '"command_line": \["usemem", "-n", "2", "--readonly", "-j", "0x200000", "1G"' \
+			"$tmp/usemem/meta.json"; then
+		ok "usemem's spelling runs real faults and prints usemem's units"
+	else
+		fail "usemem's spelling runs real faults and prints usemem's units" "$(cat "$tmp/log")"
 	fi
 	if build/plainfault 2 64 2048 2 >"$tmp/out" 2>&1 && grep -Eq '^[0-9]+\.[0-9]$' "$tmp/out" &&
 		! build/plainfault 0 64 2048 2 2>/dev/null && ! tools/vs-plain.sh x 2>/dev/null; then
@@ -278,7 +299,7 @@ done
 
 # --- help and version ---
 helps=0
-for c in run sweep topo show probe; do
+for c in run sweep topo show probe usemem; do
 	$bin $c --help >"$tmp/out" 2>&1 && grep -q "usage: hzfbench $c" "$tmp/out" || helps=1
 done
 if [ $helps -eq 0 ] && $bin --help | grep -q sweep && $bin --version | grep -q '^hzfbench '; then

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../../harness/buf.h"
+#include "../../harness/compat.h"
 #include "../../harness/csv.h"
 #include "../../harness/json.h"
 #include "../../harness/metrics.h"
@@ -300,6 +301,62 @@ TEST(results_folder_written_and_read_back)
 	zf_results_free(&r);
 	zf_plan_free(&plan);
 	zf_topo_close(&topo);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	EXPECT_EQ(system(path), 0);
+}
+
+/* usemem's accounting: SIZE/8 at the allocation, 8 bytes a read; KiB per second, truncated */
+TEST(usemem_units)
+{
+	EXPECT_EQ(zf_usemem_bytes(100ULL << 30, 2 << 20), 13421772800ULL + 8 * 51200);
+	EXPECT_EQ(zf_usemem_bytes(3 << 20, 2 << 20), (3 << 20) / 8 + 16);	/* reads at 0, 2M */
+	EXPECT_EQ(zf_usemem_kbps(1024, 1000000), 1);
+	EXPECT_EQ(zf_usemem_kbps(1342218240ULL, 9027), 145204386ULL);
+	EXPECT_EQ(zf_usemem_kbps(1024, 0), 0);
+}
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX + 32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* the median repetition's tasks, one usemem line each, from the files alone */
+TEST(usemem_report_reads_the_median_repetition)
+{
+	char dir[] = "/tmp/hzfusemem.XXXXXX", *text = NULL, path[64];
+	size_t len = 0;
+	FILE *out;
+
+	ASSERT_TRUE(mkdtemp(dir));
+	write_text(dir, "samples.csv", "rep,passes,ns_per_fault\n0,4,3000\n1,4,1000\n2,4,2000\n");
+	write_text(dir, "tasks.csv", "rep,task,fault_ns,teardown_ns\n"
+		   "0,0,1,1\n0,1,1,1\n"
+		   "1,0,1,1\n1,1,1,1\n"
+		   "2,0,40000000,8000000\n2,1,20000000,4000000\n");
+	out = open_memstream(&text, &len);
+	ASSERT_TRUE(out != NULL);
+	/* 1 GiB every 2 MiB: 134217728 + 8 * 512 bytes; 10 ms and 5 ms a pass */
+	ASSERT_EQ(zf_usemem_report(dir, 1ULL << 30, 2 << 20, out), 0);
+	fclose(out);
+	EXPECT_TRUE(strstr(text, "repetition 2, the median of 3") != NULL);
+	EXPECT_TRUE(strstr(text, "\n134221824 bytes / 10000 usecs = 13107600 KB/s\n"
+			   "134221824 bytes / 5000 usecs = 26215200 KB/s\n"
+			   "2000 usecs to free memory\n1000 usecs to free memory\n") != NULL);
+	EXPECT_TRUE(strstr(text, "sum of the tasks' KB/s: 39322800\n") != NULL);
+	free(text);
+	write_text(dir, "samples.csv", "rep,passes,ns_per_fault\n");
+	out = open_memstream(&text, &len);
+	EXPECT_TRUE(zf_usemem_report(dir, 1ULL << 30, 2 << 20, out) != 0);
+	fclose(out);
+	free(text);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	EXPECT_EQ(system(path), 0);
 }
