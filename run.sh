@@ -15,16 +15,18 @@ usage: ./run.sh [options] [-- sweep options...]
   --fault-ns NS    busy work per fault standing for the rest of the fault path (default 0)
   --tasks LIST     task counts (default pow2: 1, 2, 4, ... and the CPU count)
   --no-kernel      emulated faults only (no real huge-page read faults)
+  --set-thp MODE   set THP to MODE (madvise or always) for the run's real faults and
+                   put it back at the end (default: leave sysfs alone)
   --no-install     do not install missing packages; fail and name them
   -h, --help       this text
 Anything after -- goes to `hzfbench sweep` as it is (see `build/hzfbench sweep --help`).
 TXT
 }
 
-out='' reps=5 min_ms=200 fault_ns=0 tasks=pow2 install=1 kernel=1
+out='' reps=5 min_ms=200 fault_ns=0 tasks=pow2 install=1 kernel=1 set_thp=''
 while [ $# -gt 0 ]; do
 	case $1 in
-	--out|--reps|--min-ms|--fault-ns|--tasks)
+	--out|--reps|--min-ms|--fault-ns|--tasks|--set-thp)
 		[ $# -ge 2 ] || { echo "run.sh: $1: needs a value" >&2; exit 2; }
 		case $1 in
 		--out) out=$2 ;;
@@ -32,6 +34,7 @@ while [ $# -gt 0 ]; do
 		--min-ms) min_ms=$2 ;;
 		--fault-ns) fault_ns=$2 ;;
 		--tasks) tasks=$2 ;;
+		--set-thp) set_thp=$2 ;;
 		esac
 		shift 2 ;;
 	--no-install) install=0; shift ;;
@@ -62,7 +65,7 @@ faults=emulated strategies=global,mmflag,persistent
 thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || true)
 zero=$(cat /sys/kernel/mm/transparent_hugepage/use_zero_page 2>/dev/null || true)
 if [ "$kernel" -eq 1 ]; then
-	if [[ -n $thp && $thp != *"[never]"* && $zero = 1 ]]; then
+	if [ -n "$set_thp" ] || [[ -n $thp && $thp != *"[never]"* && $zero = 1 ]]; then
 		faults=emulated,kernel strategies=global,mmflag,persistent,native
 	else
 		echo "run.sh: THP is off or the huge zero page disabled: emulated faults only" >&2
@@ -73,4 +76,8 @@ args=(sweep --strategies "$strategies" --faults "$faults" --tasks "$tasks"
 	--task-kinds thread,process --placements "$placements"
 	--reps "$reps" --min-ms "$min_ms" --fault-ns "$fault_ns")
 [ -n "$out" ] && args+=(--out "$out")
+if [ -n "$set_thp" ]; then
+	[[ $faults == *kernel* ]] || { echo "run.sh: --set-thp: needs real faults (drop --no-kernel)" >&2; exit 2; }
+	args+=(--set-thp "$set_thp")
+fi
 exec "$bin" "${args[@]}" "$@"
