@@ -152,6 +152,81 @@ static void kernel_share(const struct zf_csv *csv, const struct cols *c, FILE *o
 	}
 }
 
+/* samples.csv rows a and b are repetitions of one kernel-fault configuration */
+static bool same_kernel_config(char **a, char **b, const int *key, int nkey, int fault)
+{
+	int j;
+
+	if (strcmp(a[fault], "kernel") || strcmp(b[fault], "kernel"))
+		return false;
+	for (j = 0; j < nkey; j++)
+		if (strcmp(a[key[j]], b[key[j]]))
+			return false;
+	return true;
+}
+
+/* kernel faults: samples.csv's verification of every repetition, one line a configuration */
+static void kernel_checks(const char *dir, FILE *out)
+{
+	static const char *const names[] = { "strategy", "task_kind", "tasks", "placement" };
+	int key[4], fault, check, fallback, rss, anon, minflt, j;
+	char path[PATH_MAX + 16];
+	struct zf_csv csv;
+	bool title = false;
+	size_t i, k, line;
+
+	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	if (zf_csv_read(path, &csv, &line))
+		return;
+	for (j = 0; j < 4; j++)
+		key[j] = zf_csv_col(&csv, names[j]);
+	fault = zf_csv_col(&csv, "fault");
+	check = zf_csv_col(&csv, "kernel_check");
+	fallback = zf_csv_col(&csv, "thp_fault_fallback");
+	rss = zf_csv_col(&csv, "rss_growth_kb");
+	anon = zf_csv_col(&csv, "anon_huge_kb");
+	minflt = zf_csv_col(&csv, "minflt_per_fault");
+	if (fault < 0 || check < 0 || fallback < 0 || rss < 0 || anon < 0 || minflt < 0 ||
+	    key[0] < 0 || key[1] < 0 || key[2] < 0 || key[3] < 0)
+		goto out;
+	for (i = 0; i < csv.nrows; i++) {
+		char **first = csv.rows[i];
+		unsigned long reps = 0, ok = 0, fallbacks = 0, rss_max = 0, anon_max = 0, v;
+		double flt_min = INFINITY, flt_max = 0;
+
+		if (strcmp(first[fault], "kernel"))
+			continue;
+		for (k = 0; k < i && !same_kernel_config(csv.rows[k], first, key, 4, fault); k++)
+			;
+		if (k < i)	/* not the configuration's first repetition */
+			continue;
+		for (k = i; k < csv.nrows; k++) {
+			char **row = csv.rows[k];
+
+			if (!same_kernel_config(row, first, key, 4, fault))
+				continue;
+			reps++;
+			ok += !strcmp(row[check], "ok");
+			fallbacks += strtoul(row[fallback], NULL, 10);
+			v = strtoul(row[rss], NULL, 10);
+			rss_max = v > rss_max ? v : rss_max;
+			v = strtoul(row[anon], NULL, 10);
+			anon_max = v > anon_max ? v : anon_max;
+			flt_min = fmin(flt_min, atof(row[minflt]));
+			flt_max = fmax(flt_max, atof(row[minflt]));
+		}
+		if (!title)
+			fprintf(out, "\nkernel faults, verified every repetition (samples.csv kernel_check):\n");
+		title = true;
+		fprintf(out, "  %-11s %-8s %-10s %3s tasks: %lu of %lu ok; %lu fallbacks, RSS +%lu kB, "
+			"AnonHugePages %lu kB, %.2f-%.2f page faults a read\n", first[key[0]],
+			first[key[1]], first[key[3]], first[key[2]], ok, reps, fallbacks, rss_max,
+			anon_max, flt_min, flt_max);
+	}
+out:
+	zf_csv_free(&csv);
+}
+
 static void headline(const struct zf_csv *csv, const char *dir, FILE *out)
 {
 	struct cols c = {
@@ -167,6 +242,7 @@ static void headline(const struct zf_csv *csv, const char *dir, FILE *out)
 	contention(csv, &c, out);
 	strategy_cost(csv, &c, dir, out);
 	kernel_share(csv, &c, out);
+	kernel_checks(dir, out);
 }
 
 int zf_show(const char *dir, FILE *out)
