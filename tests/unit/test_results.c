@@ -11,6 +11,7 @@
 #include "../../harness/json.h"
 #include "../../harness/metrics.h"
 #include "../../harness/results.h"
+#include "../../harness/show.h"
 #include "../../harness/sysinfo.h"
 #include "test.h"
 
@@ -356,6 +357,37 @@ TEST(usemem_report_reads_the_median_repetition)
 	out = open_memstream(&text, &len);
 	EXPECT_TRUE(zf_usemem_report(dir, 1ULL << 30, 2 << 20, out) != 0);
 	fclose(out);
+	free(text);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	EXPECT_EQ(system(path), 0);
+}
+
+/* show: a real-fault configuration whose verification failed is named, the rest counted */
+TEST(show_names_failed_kernel_checks)
+{
+	char dir[] = "/tmp/hzfshow.XXXXXX", *text = NULL, path[64];
+	size_t len = 0;
+	FILE *out;
+
+	ASSERT_TRUE(mkdtemp(dir));
+	write_text(dir, "summary.csv", ZF_SUMMARY_COLUMNS "\n"
+		   "native,kernel,process,1,compact,2097152,512,2,1500,1400,1600,100,666666,400,1,0.0,0.0\n"
+		   "global,kernel,process,1,compact,2097152,512,2,1600,1500,1700,100,625000,400,1,12.0,0.0075\n");
+	write_text(dir, "samples.csv", "strategy,fault,task_kind,tasks,placement,rep,"
+		   "thp_fault_fallback,minflt_per_fault,rss_growth_kb,anon_huge_kb,kernel_check\n"
+		   "native,kernel,process,1,compact,0,0,1.0000,0,0,ok\n"
+		   "global,kernel,process,1,compact,0,0,1.0000,0,0,ok\n"
+		   "native,kernel,process,1,compact,1,3,1.0000,0,0,fallback\n"
+		   "global,kernel,process,1,compact,1,0,1.0000,0,0,ok\n");
+	out = open_memstream(&text, &len);
+	ASSERT_TRUE(out != NULL);
+	ASSERT_EQ(zf_show(dir, out), 0);
+	fclose(out);
+	EXPECT_TRUE(strstr(text, "native      process  compact      1 tasks: 1 of 2 repetitions ok; "
+			   "3 fallbacks") != NULL);
+	EXPECT_TRUE(strstr(text, "global      process  compact      1 tasks: 2 of 2") == NULL);
+	EXPECT_TRUE(strstr(text, "kernel faults verified: 3 of 4 repetitions ok in 2 configurations") != NULL);
+	EXPECT_TRUE(strstr(text, "get    12.0 ns of  1600.0 ns ( 0.75%)") != NULL);
 	free(text);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	EXPECT_EQ(system(path), 0);
