@@ -15,6 +15,7 @@
 #include "compat.h"
 #include "numa.h"
 #include "parse.h"
+#include "perfctr.h"
 #include "show.h"
 #include "sysinfo.h"
 #include "thpset.h"
@@ -46,7 +47,7 @@ struct options {
 enum {
 	OPT_STRATEGY = 256, OPT_TASKS, OPT_TASK_KIND, OPT_PLACEMENT, OPT_SIZE, OPT_STEP,
 	OPT_FAULT_NS, OPT_REPS, OPT_WARMUP, OPT_MIN_MS, OPT_COUNTER_NODE, OPT_OUT,
-	OPT_QUIET, OPT_TOPOLOGY, OPT_SUMMARY, OPT_FAULT, OPT_SET_THP,
+	OPT_QUIET, OPT_TOPOLOGY, OPT_SUMMARY, OPT_FAULT, OPT_SET_THP, OPT_EVENTS,
 };
 
 static const char run_usage[] =
@@ -83,6 +84,9 @@ static const char common_usage[] =
 "  --warmup W          repetitions run first and not kept (default 1)\n"
 "  --min-ms MS         passes per repetition are chosen so it lasts this (default 200)\n"
 "  --counter-node N    NUMA node of the global counter (default: first task's node)\n"
+"  --events LIST       perf events each task counts on itself: perf's generic\n"
+"                      names or rNNNN, or none (default: cycles, instructions,\n"
+"                      cache and branch misses, task-clock, page-faults, ...)\n"
 "  --set-thp MODE      kernel faults: write MODE (madvise or always) to THP's\n"
 "                      enabled and 1 to use_zero_page for the run, and put back\n"
 "                      what was there at exit and on Ctrl-C (default: write nothing)\n"
@@ -108,6 +112,7 @@ static const struct option run_options[] = {
 	{ "min-ms", required_argument, NULL, OPT_MIN_MS },
 	{ "counter-node", required_argument, NULL, OPT_COUNTER_NODE },
 	{ "set-thp", required_argument, NULL, OPT_SET_THP },
+	{ "events", required_argument, NULL, OPT_EVENTS },
 	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
@@ -172,6 +177,13 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 	o->sw.warmup = 1;
 	o->sw.min_ms = 200;
 	o->sw.counter_node = -1;
+	{
+		char word[64];
+		const char *why;
+
+		if (zf_perf_parse(zf_perf_default_events, &o->sw.events, word, sizeof(word), &why))
+			return bad("--events", word, why);	/* a bug in the default list */
+	}
 	snprintf(o->strategies_opt, sizeof(o->strategies_opt), "--%s",
 		 strcmp(cmd, "run") ? "strategies" : "strategy");
 	snprintf(o->task_kinds_opt, sizeof(o->task_kinds_opt), "--%s",
@@ -229,6 +241,14 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 			o->faults = optarg;
 			snprintf(o->faults_opt, sizeof(o->faults_opt), "--%s", name);
 			break;
+		case OPT_EVENTS: {
+			char word[64];
+			const char *why;
+
+			if (zf_perf_parse(optarg, &o->sw.events, word, sizeof(word), &why))
+				return bad("--events", word, why);
+			break;
+		}
 		case OPT_SET_THP:
 			if (!zf_thp_mode_valid(optarg))
 				return bad("--set-thp", optarg, "not a THP mode (madvise, always)");
@@ -493,7 +513,8 @@ static const char usemem_usage[] =
 "  SIZE                bytes each task maps and reads (K/M/G/T, k/m/g/t)\n"
 "  --strategy S        native (the running kernel alone, default), or an\n"
 "                      emulated strategy taken beside each real fault\n"
-"  --placement P, --reps R, --warmup W, --min-ms MS, --set-thp MODE, --out DIR,\n"
+"  --placement P, --reps R, --warmup W, --min-ms MS, --set-thp MODE, --events LIST,\n"
+"  --out DIR,\n"
 "  --quiet             as for `hzfbench run`\n"
 "  -h, --help          this text\n";
 
@@ -511,6 +532,7 @@ static const struct option usemem_options[] = {
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "min-ms", required_argument, NULL, OPT_MIN_MS },
 	{ "set-thp", required_argument, NULL, OPT_SET_THP },
+	{ "events", required_argument, NULL, OPT_EVENTS },
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ NULL, 0, NULL, 0 },

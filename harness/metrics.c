@@ -13,6 +13,16 @@ double zf_task_get_ns(const struct zf_task_sample *t)
 	return t->get_ns / t->timed_gets - t->empty_ns / t->timed_empties;
 }
 
+double zf_median_measured(double *v, size_t n)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			v[kept++] = v[i];
+	return kept ? zf_median(v, kept) : NAN;
+}
+
 void zf_rep_metrics(const struct zf_task_sample *tasks, int ntasks, struct zf_rep_metrics *m)
 {
 	const struct zf_task_sample *slow = &tasks[0], *fast = &tasks[0], *slow_td = &tasks[0];
@@ -49,7 +59,7 @@ void zf_summarize(const struct zf_rep_metrics *reps, unsigned int n, struct zf_s
 	double *fair = calloc(n ? n : 1, sizeof(double));
 	double *get = calloc(n ? n : 1, sizeof(double));
 	double mean = 0, var = 0;
-	unsigned int i, ngets = 0;
+	unsigned int i;
 
 	s->reps = n;
 	s->get_ns_in_fault_median = NAN;
@@ -62,8 +72,7 @@ void zf_summarize(const struct zf_rep_metrics *reps, unsigned int n, struct zf_s
 		fps[i] = reps[i].faults_per_sec;
 		td[i] = reps[i].teardown_ns_per_fault;
 		fair[i] = reps[i].fairness_min_max;
-		if (!isnan(reps[i].get_ns_in_fault))
-			get[ngets++] = reps[i].get_ns_in_fault;
+		get[i] = reps[i].get_ns_in_fault;
 		mean += ns[i] / n;
 		s->ns_per_fault_min = fmin(s->ns_per_fault_min, ns[i]);
 		s->ns_per_fault_max = fmax(s->ns_per_fault_max, ns[i]);
@@ -76,8 +85,7 @@ void zf_summarize(const struct zf_rep_metrics *reps, unsigned int n, struct zf_s
 	s->faults_per_sec_median = zf_median(fps, n);
 	s->teardown_ns_per_fault_median = zf_median(td, n);
 	s->fairness_min_max_median = zf_median(fair, n);
-	if (ngets)
-		s->get_ns_in_fault_median = zf_median(get, ngets);
+	s->get_ns_in_fault_median = zf_median_measured(get, n);
 out:
 	free(get);
 	free(ns);

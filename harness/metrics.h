@@ -7,6 +7,8 @@
 #ifndef HZF_METRICS_H
 #define HZF_METRICS_H
 
+#include <stddef.h>
+
 #include "runner.h"
 
 struct zf_rep_metrics {
@@ -27,6 +29,8 @@ struct zf_summary {
 	double get_ns_in_fault_median;	/* NAN where no repetition has one */
 };
 
+/* the median of v's values that are not NAN (v is reordered); NAN if none is */
+double zf_median_measured(double *v, size_t n);
 /* what get() took inside one task's real faults (usemem.h); NAN where not timed */
 double zf_task_get_ns(const struct zf_task_sample *t);
 

@@ -13,6 +13,7 @@
 #include "kcheck.h"
 #include "metrics.h"
 #include "numa.h"
+#include "perfcols.h"
 #include "results.h"
 #include "thpset.h"
 
@@ -120,6 +121,29 @@ static void json_kv(struct zf_buf *b, const char *key, const char *value, bool c
 	zf_buf_printf(b, "%s\n", comma ? "," : "");
 }
 
+/* the events asked for, and those this machine could not count, with why */
+static void write_perf_meta(struct zf_buf *b, const struct zf_results *r)
+{
+	size_t i, n = 0;
+
+	zf_buf_printf(b, "  \"perf_events\": [");
+	for (i = 0; r->events && i < r->events->n; i++) {
+		zf_buf_printf(b, "%s", i ? ", " : "");
+		zf_buf_json_str(b, r->events->ev[i].name);
+	}
+	zf_buf_printf(b, "],\n  \"unsupported_events\": [");
+	for (i = 0; r->events && i < r->events->n; i++) {
+		if (!r->perf_err[i])
+			continue;
+		zf_buf_printf(b, "%s{\"event\": ", n++ ? ", " : "");
+		zf_buf_json_str(b, r->events->ev[i].name);
+		zf_buf_printf(b, ", \"errno\": %d, \"error\": ", r->perf_err[i]);
+		zf_buf_json_str(b, strerror(r->perf_err[i]));
+		zf_buf_printf(b, "}");
+	}
+	zf_buf_printf(b, "],\n");
+}
+
 /* what --set-thp changed for this run, null when hzfbench wrote nothing */
 static void write_set_thp(struct zf_buf *b)
 {
@@ -163,6 +187,7 @@ static int write_meta(struct zf_results *r, bool complete, const char *end_time,
 	zf_buf_json_str(&b, si->thp_use_zero_page);
 	zf_buf_printf(&b, "},\n");
 	write_set_thp(&b);
+	write_perf_meta(&b, r);
 	json_kv(&b, "config_persistent_huge_zero_folio", si->persistent_huge_zero_folio, true);
 	json_kv(&b, "kernel_config_source", si->kernel_config_source, true);
 	json_kv(&b, "kernel_strategy", si->kernel_strategy, true);
@@ -294,6 +319,9 @@ int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_c
 	}
 	c->reps += res->reps;
 	zf_stats_add(&c->total, &res->total);
+	for (i = 0; i < ZF_PERF_MAX_EVENTS; i++)
+		if (!r->perf_err[i])
+			r->perf_err[i] = res->perf_err[i];
 	return 0;
 }
 
@@ -331,10 +359,46 @@ static void kernel_sample_fields(struct zf_buf *b, const struct zf_config_result
 		      (unsigned long long)anon, rep_verdict(c, rep, verdict, sizeof(verdict)));
 }
 
+static const char *const phase_names[ZF_PHASES] = { "fault", "teardown" };
+
+/* perf.csv: every counted event of every task, phase and repetition */
+static void perf_rows(struct zf_buf *perf, const struct zf_results *r,
+		      const struct zf_config_result *c, unsigned int rep,
+		      const struct zf_task_sample *ts)
+{
+	int k, ph;
+	size_t i;
+
+	for (k = 0; r->events && k < c->cfg.plan->ntasks; k++)
+		for (ph = 0; ph < ZF_PHASES; ph++)
+			for (i = 0; i < r->events->n; i++) {
+				const struct zf_perf_value *v = &ts[k].perf[ph][i];
+				double scaled;
+				bool mux;
+
+				if (r->perf_err[i])
+					continue;	/* in meta.json's unsupported_events instead */
+				key_fields(perf, &c->cfg);
+				zf_buf_printf(perf, "%u,%d,%s,", rep, k, phase_names[ph]);
+				zf_buf_csv(perf, r->events->ev[i].name, 0);
+				zf_buf_printf(perf, "%llu,%llu,%llu,", (unsigned long long)v->count,
+					      (unsigned long long)v->enabled_ns,
+					      (unsigned long long)v->running_ns);
+				if (zf_perf_scaled(v, &scaled, &mux) && ts[k].faults)
+					zf_buf_printf(perf, "%.0f,%d,%.4f\n", scaled, mux,
+						      scaled / ts[k].faults);
+				else
+					zf_buf_printf(perf, ",,\n");	/* it never ran */
+			}
+}
+
 static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_buf *summary,
-			struct zf_buf *counters, const struct zf_config_result *c)
+			struct zf_buf *counters, struct zf_buf *perf, const struct zf_results *r,
+			const struct zf_config_result *c)
 {
 	struct zf_rep_metrics *m = calloc(c->reps ? c->reps : 1, sizeof(*m));
+	double (*pc)[ZF_PERF_NCOLS] = calloc(c->reps ? c->reps : 1, sizeof(*pc));
+	double **pcs = calloc(c->reps ? c->reps : 1, sizeof(*pcs)), sum_pc[ZF_PERF_NCOLS];
 	const struct zf_run_config *cfg = &c->cfg;
 	const struct zf_plan *plan = cfg->plan;
 	const struct zf_stats *t = &c->total;
@@ -342,8 +406,11 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 	struct zf_summary s;
 	unsigned int rep;
 
-	if (!m) {
+	if (!m || !pc || !pcs) {
 		samples->oom = 1;
+		free(m);
+		free(pc);
+		free(pcs);
 		return;
 	}
 	for (rep = 0; rep < c->reps; rep++) {
@@ -356,7 +423,12 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 			      m[rep].faults_per_sec, m[rep].teardown_ns_per_fault,
 			      m[rep].fairness_min_max);
 		kernel_sample_fields(samples, c, rep);
-		csv_measured(samples, "%.3f", m[rep].get_ns_in_fault, "\n");
+		csv_measured(samples, "%.3f", m[rep].get_ns_in_fault, "");
+		zf_perf_rep_cols(r->events, r->perf_err, ts, ntasks, pc[rep]);
+		pcs[rep] = pc[rep];
+		zf_perf_cols_csv(samples, pc[rep]);
+		zf_buf_printf(samples, "\n");
+		perf_rows(perf, r, c, rep, ts);
 		for (k = 0; k < ntasks; k++) {
 			size_t i = (size_t)rep * ntasks + k;
 
@@ -377,7 +449,10 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 		}
 	}
 	zf_summarize(m, c->reps, &s);
+	zf_perf_summary_cols(pcs, c->reps, sum_pc);
 	free(m);
+	free(pc);
+	free(pcs);
 	key_fields(summary, cfg);
 	zf_buf_printf(summary, "%u,%.3f,%.3f,%.3f,%.3f,%.0f,%.3f,%.4f,", s.reps,
 		      s.ns_per_fault_median, s.ns_per_fault_min, s.ns_per_fault_max,
@@ -385,7 +460,9 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 		      s.teardown_ns_per_fault_median, s.fairness_min_max_median);
 	csv_measured(summary, "%.3f", s.get_ns_in_fault_median, ",");
 	csv_measured(summary, "%.5f", s.ns_per_fault_median > 0 ?
-		     s.get_ns_in_fault_median / s.ns_per_fault_median : NAN, "\n");
+		     s.get_ns_in_fault_median / s.ns_per_fault_median : NAN, "");
+	zf_perf_cols_csv(summary, sum_pc);
+	zf_buf_printf(summary, "\n");
 	key_fields(counters, cfg);
 	zf_buf_printf(counters, "%lu,%d,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%.4f\n",
 		      c->passes, c->counter_node, t->gets, t->puts, t->zaps, t->mm_exits,
@@ -397,22 +474,26 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 int zf_results_write(struct zf_results *r, char *why, size_t len)
 {
 	struct zf_buf samples = { 0 }, tasks = { 0 }, summary = { 0 }, counters = { 0 };
+	struct zf_buf perf = { 0 };
 	unsigned int i;
 	int err;
 
 	zf_buf_printf(&samples, KEY_COLUMNS ",rep,passes,faults,ns_per_fault,faults_per_sec,"
 		      "teardown_ns_per_fault,fairness_min_max,thp_zero_page_alloc,"
 		      "thp_fault_fallback,minflt_per_fault,rss_growth_kb,anon_huge_kb,"
-		      "kernel_check,get_ns_in_fault\n");
+		      "kernel_check,get_ns_in_fault," ZF_PERF_COLUMNS "\n");
 	zf_buf_printf(&tasks, KEY_COLUMNS ",rep,task,pu,node,mm_node,cpu_seen,faults,"
 		      "fault_ns,teardown_ns,minflt,rss_growth_kb,anon_huge_kb,get_ns_in_fault\n");
 	zf_buf_printf(&summary, ZF_SUMMARY_COLUMNS "\n");
 	zf_buf_printf(&counters, KEY_COLUMNS ",passes,counter_node,gets,puts,zaps,mm_exits,"
 		      "ref_gets,ref_puts,counter_touches,cas_retries,allocs,frees,"
 		      "alloc_races_lost,alloc_failures,shrinks,broken,counter_touches_per_fault\n");
+	zf_buf_printf(&perf, KEY_COLUMNS ",rep,task,phase,event,count,time_enabled_ns,"
+		      "time_running_ns,scaled_count,multiplexed,per_fault\n");
 	for (i = 0; i < r->nconfigs; i++)
 		if (r->configs[i].reps)
-			config_rows(&samples, &tasks, &summary, &counters, &r->configs[i]);
+			config_rows(&samples, &tasks, &summary, &counters, &perf, r,
+				    &r->configs[i]);
 	err = write_buf(r, "samples.csv", &samples, why, len);
 	if (!err)
 		err = write_buf(r, "tasks.csv", &tasks, why, len);
@@ -421,11 +502,14 @@ int zf_results_write(struct zf_results *r, char *why, size_t len)
 	if (!err)
 		err = write_buf(r, "counters.csv", &counters, why, len);
 	if (!err)
+		err = write_buf(r, "perf.csv", &perf, why, len);
+	if (!err)
 		err = write_meta(r, false, NULL, why, len);
 	zf_buf_free(&samples);
 	zf_buf_free(&tasks);
 	zf_buf_free(&summary);
 	zf_buf_free(&counters);
+	zf_buf_free(&perf);
 	return err;
 }
 

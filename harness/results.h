@@ -20,7 +20,13 @@
 #define ZF_SUMMARY_COLUMNS "strategy,fault,task_kind,tasks,placement,step,faults_per_pass," \
 	"reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev," \
 	"faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max," \
-	"get_ns_in_fault_median,get_share_of_fault"
+	"get_ns_in_fault_median,get_share_of_fault," ZF_PERF_COLUMNS
+
+/* the default events' columns, in samples.csv and summary.csv alike */
+#define ZF_PERF_COLUMNS "cycles_per_fault,instructions_per_fault,ipc," \
+	"cache_references_per_fault,cache_misses_per_fault,l1d_load_misses_per_fault," \
+	"llc_load_misses_per_fault,branch_misses_per_fault,task_clock_ns_per_fault," \
+	"page_faults_per_fault,context_switches,cpu_migrations,perf_multiplexed"
 
 /* what has been kept of one configuration so far */
 struct zf_config_result {
@@ -45,6 +51,8 @@ struct zf_results {
 	struct zf_buf options;		/* a JSON object of the parsed options */
 	struct zf_config_result *configs;
 	unsigned int nconfigs;		/* with at least one repetition kept */
+	const struct zf_perf_list *events;	/* what every task was asked to count */
+	int perf_err[ZF_PERF_MAX_EVENTS];	/* per event: the first errno any run gave */
 };
 
 /*

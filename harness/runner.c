@@ -204,6 +204,11 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 	err = zf_tasks_start(&r, res);
 	if (!err)
 		err = zf_tasks_ready(&r, res);
+	/* an event is counted only where every task could count it */
+	for (t = 0; !err && t < (unsigned int)n; t++)
+		for (i = 0; i < ZF_PERF_MAX_EVENTS; i++)
+			if (!res->perf_err[i])
+				res->perf_err[i] = r.slots[t].perf_err[i];
 	/* calibration: double (at least) until a repetition lasts min_ms */
 	while (!err && !cfg->passes) {
 		err = run_rep(&r, passes, &took, &unkept, res);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "../bench/strategy.h"
+#include "perfctr.h"
 #include "topo.h"
 
 enum zf_task_kind { ZF_TASK_THREAD, ZF_TASK_PROCESS };
@@ -33,7 +34,10 @@ struct zf_run_config {
 	unsigned long min_ms;		/* a repetition lasts at least this */
 	unsigned long passes;		/* per repetition; 0: calibrate to min_ms */
 	int counter_node;		/* -1: the first task's node */
+	const struct zf_perf_list *events;	/* perf events each task counts; NULL: none */
 };
+
+enum { ZF_PHASE_FAULT, ZF_PHASE_TEARDOWN, ZF_PHASES };
 
 /* what one task did in one repetition */
 struct zf_task_sample {
@@ -47,6 +51,8 @@ struct zf_task_sample {
 	/* ns inside the timed halves of the fault loop (usemem.h), and how many of each */
 	double get_ns, empty_ns;
 	uint64_t timed_gets, timed_empties;
+	/* perf events (cfg->events order) over each phase of every pass */
+	struct zf_perf_value perf[ZF_PHASES][ZF_PERF_MAX_EVENTS];
 };
 
 /* kernel faults only: system-wide THP counters over one repetition */
@@ -64,6 +70,7 @@ struct zf_run_result {
 	int *mm_node;			/* per task: where its mm is; -1 unknown */
 	int *cpu_seen;			/* per task: sched_getcpu() at its end */
 	int counter_node;		/* where the counter's line is; -1 unknown */
+	int perf_err[ZF_PERF_MAX_EVENTS];	/* per event: 0 counted, else why it could not be */
 	struct zf_stats total;		/* every task's counters and the runner's */
 	char error[256];
 };

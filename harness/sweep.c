@@ -62,6 +62,11 @@ static void options_json(struct zf_results *r, const struct zf_sweep *sw)
 	zf_buf_printf(b, "], \"tasks\": [");
 	for (i = 0; i < sw->ntasks; i++)
 		zf_buf_printf(b, "%s%ld", i ? ", " : "", sw->tasks[i]);
+	zf_buf_printf(b, "], \"events\": [");
+	for (i = 0; i < sw->events.n; i++) {
+		zf_buf_printf(b, "%s", i ? ", " : "");
+		zf_buf_json_str(b, sw->events.ev[i].name);
+	}
 	zf_buf_printf(b, "]}");
 }
 
@@ -134,9 +139,36 @@ static bool config_of(const struct zf_sweep *sw, struct zf_plan *plans, size_t c
 		.warmup = sw->warmup,
 		.min_ms = sw->min_ms,
 		.counter_node = sw->counter_node,
+		.events = &sw->events,
 	};
 	return cfg->fault == ZF_FAULT_KERNEL ? cfg->strategy->kernel_fault_pass != NULL :
 					       cfg->strategy->fault_pass != NULL;
+}
+
+/* once per sweep: the events this machine cannot count, and a hint for a refusal */
+static bool warn_perf(const struct zf_results *r, bool warned, bool show_progress)
+{
+	char names[512] = "", hint[256];
+	const char *why = NULL, *h = NULL;
+	size_t i, len = 0;
+
+	if (warned)
+		return true;
+	for (i = 0; r->events && i < r->events->n; i++) {
+		if (!r->perf_err[i])
+			continue;
+		len += snprintf(names + len, len < sizeof(names) ? sizeof(names) - len : 0, "%s%s",
+				len ? ", " : "", r->events->ev[i].name);
+		why = strerror(r->perf_err[i]);
+		h = h ? h : zf_perf_hint(r->perf_err[i], hint, sizeof(hint));
+	}
+	if (!why)
+		return false;
+	fprintf(stderr, "%shzfbench: perf: %s: not countable here (%s): left empty, listed in "
+		"meta.json unsupported_events\n", show_progress ? "\n" : "", names, why);
+	if (h)
+		fprintf(stderr, "hzfbench: perf: %s\n", h);
+	return true;
 }
 
 /*
@@ -151,13 +183,15 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 	size_t nplans = sw->nplacements * sw->ntasks;
 	size_t nconfigs = nplans * sw->nfaults * sw->nkinds * sw->nstrategies, total = 0;
 	struct zf_plan *plans = calloc(nplans, sizeof(*plans));
-	struct zf_results r = { .topo = topo, .argc = sw->argc, .argv = sw->argv };
+	struct zf_results r = { .topo = topo, .argc = sw->argc, .argv = sw->argv,
+				.events = &sw->events };
 	bool show_progress = !sw->quiet && isatty(STDERR_FILENO);
 	size_t c, f, rep, done = 0, i;
 	int ret = 1, failed = 0;
 	char why[512], verdict[64];
 	unsigned int suspect;
 	char *warned = NULL;
+	bool perf_warned = false;
 	double t0;
 
 	if (!plans)
@@ -218,11 +252,13 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 						  sizeof(verdict), why, sizeof(why))) {
 				fprintf(stderr, "\nhzfbench: %s\n", why);
 				failed = 1;
-			} else if (suspect && !warned[c]++) {
-				fprintf(stderr, "%shzfbench: warning: %s kernel %s x%d %s: the faults did not all map the huge zero folio (%s); see kernel_check in samples.csv\n",
-					show_progress ? "\n" : "", cfg.strategy->name,
-					zf_task_kind_name(cfg.kind), cfg.plan->ntasks,
-					cfg.plan->placement, verdict);
+			} else {
+				perf_warned = warn_perf(&r, perf_warned, show_progress);
+				if (suspect && !warned[c]++)
+					fprintf(stderr, "%shzfbench: warning: %s kernel %s x%d %s: the faults did not all map the huge zero folio (%s); see kernel_check in samples.csv\n",
+						show_progress ? "\n" : "", cfg.strategy->name,
+						zf_task_kind_name(cfg.kind), cfg.plan->ntasks,
+						cfg.plan->placement, verdict);
 			}
 			zf_run_result_free(&res);
 		}

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "perfctr.h"
 #include "runner.h"
 #include "topo.h"
 
@@ -24,6 +25,7 @@ struct zf_sweep {
 	unsigned long long size, step;
 	unsigned long fault_ns, reps, warmup, min_ms;
 	int counter_node;
+	struct zf_perf_list events;	/* counted by every task of every run */
 	const char *out;		/* NULL: results/<time>-<host> */
 	bool quiet;			/* no progress and no table */
 	char *dir_out;			/* when set: the folder written, dir_out_len bytes at most */

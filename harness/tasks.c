@@ -97,13 +97,37 @@ static uint64_t minflt_now(void)
 	return ru.ru_minflt;
 }
 
+/* the task's counters, and their last reading */
+struct task_perf {
+	struct zf_perf_task pt;
+	struct zf_perf_value last[ZF_PERF_MAX_EVENTS];
+};
+
+/* the counts since the last reading, added to phase */
+static void perf_mark(struct task_perf *tp, struct zf_task_sample *sample, int phase)
+{
+	struct zf_perf_value now[ZF_PERF_MAX_EVENTS];
+	size_t i;
+
+	if (!tp->pt.list || !tp->pt.list->n || zf_perf_read(&tp->pt, now))
+		return;
+	for (i = 0; i < tp->pt.list->n; i++) {
+		if (phase >= 0) {
+			sample->perf[phase][i].count += now[i].count - tp->last[i].count;
+			sample->perf[phase][i].enabled_ns += now[i].enabled_ns - tp->last[i].enabled_ns;
+			sample->perf[phase][i].running_ns += now[i].running_ns - tp->last[i].running_ns;
+		}
+		tp->last[i] = now[i];
+	}
+}
+
 /*
  * One pass on real faults: map a fresh region, read it (timed, and the page
  * faults counted), look at RSS once per repetition while it is mapped
  * (untimed), then zap and munmap (timed).
  */
 static int kernel_pass(struct zf_runner *r, struct zf_pass *pass, struct zf_task_sample *sample,
-		       bool look, uint64_t rss_base_kb)
+		       struct task_perf *tp, bool look, uint64_t rss_base_kb)
 {
 	const struct zf_strategy *s = r->cfg->strategy;
 	uint64_t t0, t1, t2, flt, rss_kb, anon_kb, k0, k1;
@@ -115,11 +139,13 @@ static int kernel_pass(struct zf_runner *r, struct zf_pass *pass, struct zf_task
 	pass->get_ticks = pass->empty_ticks = 0;
 	pass->timed_gets = pass->timed_empties = 0;
 	flt = minflt_now();
+	perf_mark(tp, sample, -1);
 	t0 = now_ns();
 	k0 = zf_tick();
 	s->kernel_fault_pass(pass);
 	k1 = zf_tick();
 	t1 = now_ns();
+	perf_mark(tp, sample, ZF_PHASE_FAULT);
 	sample->fault_ns += t1 - t0;
 	sample->minflt += minflt_now() - flt;
 	/* the tick's unit, from the monotonic clock over this very fault phase */
@@ -134,37 +160,43 @@ static int kernel_pass(struct zf_runner *r, struct zf_pass *pass, struct zf_task
 		if (anon_kb > sample->anon_huge_kb)
 			sample->anon_huge_kb = anon_kb;
 	}
+	perf_mark(tp, sample, -1);	/* nor counted */
 	t1 = now_ns();		/* the look is not timed */
 	s->zap_pass(pass);
 	err = zf_region_unmap(pass);
 	if (r->cfg->kind == ZF_TASK_PROCESS)
 		zf_mm_exit(s, pass->zs, pass->mm, pass->st);
 	t2 = now_ns();
+	perf_mark(tp, sample, ZF_PHASE_TEARDOWN);
 	sample->teardown_ns += t2 - t1;
 	return err;
 }
 
 /* one pass on emulated faults */
 static void emulated_pass(struct zf_runner *r, struct zf_pass *pass,
-			  struct zf_task_sample *sample)
+			  struct zf_task_sample *sample, struct task_perf *tp)
 {
 	const struct zf_strategy *s = r->cfg->strategy;
 	uint64_t t0, t1, t2;
 
+	perf_mark(tp, sample, -1);
 	t0 = now_ns();
 	s->fault_pass(pass);
 	t1 = now_ns();
+	sample->fault_ns += t1 - t0;
+	perf_mark(tp, sample, ZF_PHASE_FAULT);
+	t1 = now_ns();		/* the reading is not the teardown's */
 	s->zap_pass(pass);
 	if (r->cfg->kind == ZF_TASK_PROCESS)
 		zf_mm_exit(s, pass->zs, pass->mm, pass->st);
 	t2 = now_ns();
-	sample->fault_ns += t1 - t0;
+	perf_mark(tp, sample, ZF_PHASE_TEARDOWN);
 	sample->teardown_ns += t2 - t1;
 }
 
 /* one repetition: ctl->passes lifetimes of the task's region; -errno on failure */
 static int task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
-			  struct zf_task_slot *slot)
+			  struct zf_task_slot *slot, struct task_perf *tp)
 {
 	bool kernel = r->cfg->fault == ZF_FAULT_KERNEL;
 	struct zf_task_sample sample = { 0 };
@@ -174,14 +206,15 @@ static int task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
 
 	if (kernel)
 		read_rss(&rss_base_kb, &anon_kb);
+	zf_perf_start(&tp->pt);
 	for (i = 0; i < passes && !err; i++) {
 		/* process tasks: each pass is an mm lifetime (usemem -n) */
 		if (r->cfg->kind == ZF_TASK_PROCESS)
 			zf_mm_init(pass->mm);
 		if (kernel)
-			err = kernel_pass(r, pass, &sample, i + 1 == passes, rss_base_kb);
+			err = kernel_pass(r, pass, &sample, tp, i + 1 == passes, rss_base_kb);
 		else
-			emulated_pass(r, pass, &sample);
+			emulated_pass(r, pass, &sample, tp);
 	}
 	sample.faults = passes * r->cfg->faults_per_pass;
 	slot->sample = sample;
@@ -201,6 +234,7 @@ static int task_main(struct zf_runner *r, int id)
 		.step = cfg->step,
 		.fault_iters = (unsigned long)(cfg->fault_ns * cfg->busy_iters_per_ns + 0.5),
 	};
+	struct task_perf tp = { 0 };
 	uint32_t seen = 0;
 	char why[160];
 	int err = 0;
@@ -216,6 +250,10 @@ static int task_main(struct zf_runner *r, int id)
 			err = task_fail(slot, why);
 		}
 	}
+	if (!err) {	/* on itself, bound: every count is this task's, on its PU */
+		zf_perf_open(&tp.pt, cfg->events);
+		memcpy(slot->perf_err, tp.pt.err, sizeof(slot->perf_err));
+	}
 	atomic_fetch_add(&r->ctl->ready, 1);
 	futex_wake(&r->ctl->ready);
 
@@ -230,7 +268,7 @@ static int task_main(struct zf_runner *r, int id)
 		if (r->ctl->cmd == CMD_QUIT || atomic_load(&r->ctl->abort))
 			break;
 		if (!err && start_barrier(r->ctl, cfg->plan->ntasks)) {
-			int rep_err = task_timed_rep(r, &pass, slot);
+			int rep_err = task_timed_rep(r, &pass, slot, &tp);
 
 			if (rep_err) {
 				snprintf(why, sizeof(why), "region of %lu bytes: %s",
@@ -244,6 +282,7 @@ static int task_main(struct zf_runner *r, int id)
 	slot->read_sum = pass.read_sum;
 	slot->fallbacks = pass.fallbacks;
 	slot->cpu_seen = sched_getcpu();
+	zf_perf_close(&tp.pt);
 	zf_numa_free(pass.slots, slots_len);
 	return err;
 }

@@ -31,7 +31,7 @@ child_of() {
 meta_complete() { grep -q '"complete": true' "$1/meta.json" 2>/dev/null; }
 csv_rows() { echo $(($(wc -l <"$1") - 1)); }
 
-summary_header="strategy,fault,task_kind,tasks,placement,step,faults_per_pass,reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev,faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max,get_ns_in_fault_median,get_share_of_fault"
+summary_header="strategy,fault,task_kind,tasks,placement,step,faults_per_pass,reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev,faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max,get_ns_in_fault_median,get_share_of_fault,cycles_per_fault,instructions_per_fault,ipc,cache_references_per_fault,cache_misses_per_fault,l1d_load_misses_per_fault,llc_load_misses_per_fault,branch_misses_per_fault,task_clock_ns_per_fault,page_faults_per_fault,context_switches,cpu_migrations,perf_multiplexed"
 
 # --- a run and a sweep make complete folders ---
 out=$tmp/run
@@ -84,6 +84,43 @@ else
 	fail "run refuses a synthetic machine" "$(cat "$tmp/log")"
 fi
 
+# --- perf counters: what cannot be counted is listed and left empty, never zero ---
+col() {	# summary.csv's field named $2 in folder $1, last row
+	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
+		END { print $c }' "$1/summary.csv"
+}
+out=$tmp/perf
+if $bin run --strategy global --tasks 2 --size 256M --reps 2 --min-ms 10 --quiet --out "$out" \
+	>"$tmp/log" 2>&1 && meta_complete "$out"; then
+	consistent=1
+	for pair in cycles:cycles_per_fault instructions:instructions_per_fault \
+		cache-misses:cache_misses_per_fault LLC-load-misses:llc_load_misses_per_fault \
+		task-clock:task_clock_ns_per_fault page-faults:page_faults_per_fault; do
+		ev=${pair%%:*} c=${pair#*:}
+		if grep -q "{\"event\": \"$ev\"" "$out/meta.json"; then
+			[ -z "$(col "$out" "$c")" ] && ! grep -q ",$ev," "$out/perf.csv" || consistent=0
+		else
+			[ -n "$(col "$out" "$c")" ] && grep -q ",fault,$ev," "$out/perf.csv" || consistent=0
+		fi
+	done
+	if [ $consistent = 1 ] && [ -n "$(col "$out" task_clock_ns_per_fault)" ] &&
+		grep -q '"perf_events": \["cycles", ' "$out/meta.json"; then
+		ok "perf: each event counted and filled, or listed unsupported and left empty"
+	else
+		fail "perf: each event counted and filled, or listed unsupported and left empty" \
+			"$(head -2 "$out/summary.csv")" "$(grep -A1 perf_events "$out/meta.json")"
+	fi
+else
+	fail "perf: each event counted and filled, or listed unsupported and left empty" "$(cat "$tmp/log")"
+fi
+if $bin run --size 64M --reps 1 --min-ms 1 --events none --quiet --out "$tmp/noperf" >/dev/null 2>&1 &&
+	[ -z "$(col "$tmp/noperf" task_clock_ns_per_fault)" ] &&
+	[ "$(wc -l <"$tmp/noperf/perf.csv")" = 1 ] && grep -q '"perf_events": \[\]' "$tmp/noperf/meta.json"; then
+	ok "perf: --events none counts nothing"
+else
+	fail "perf: --events none counts nothing"
+fi
+
 # --- every bad value: non-zero, one line naming option and value, no folder ---
 n=0
 bad() {	# expected-substring args...
@@ -130,6 +167,8 @@ bad "--faults: real: not a fault mode" sweep --faults emulated,real
 bad "--set-thp: never: not a THP mode" run --fault kernel --strategy native --set-thp never
 bad "--set-thp: madvise: only kernel faults use THP" run --set-thp madvise
 bad "--reps: 0: too small" run --reps 0
+bad "--events: bogus: not an event" run --events cycles,bogus
+bad "--events: cycles: given twice" sweep --events cycles,cycles
 bad "usemem: --readonly missing" usemem -n 2 -j 2M 1G
 bad "usemem: -j missing" usemem -n 2 --readonly 1G
 bad "usemem: SIZE missing" usemem -n 2 --readonly -j 2M

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The default events' CSV columns: see perfcols.h. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "metrics.h"
+#include "perfcols.h"
+
+enum how { PER_FAULT, PER_REP, IPC, MULTIPLEXED };
+
+/* in ZF_PERF_COLUMNS order */
+static const struct {
+	const char *event;
+	enum how how;
+} cols[ZF_PERF_NCOLS] = {
+	{ "cycles", PER_FAULT }, { "instructions", PER_FAULT }, { NULL, IPC },
+	{ "cache-references", PER_FAULT }, { "cache-misses", PER_FAULT },
+	{ "L1-dcache-load-misses", PER_FAULT }, { "LLC-load-misses", PER_FAULT },
+	{ "branch-misses", PER_FAULT }, { "task-clock", PER_FAULT }, { "page-faults", PER_FAULT },
+	{ "context-switches", PER_REP }, { "cpu-migrations", PER_REP }, { NULL, MULTIPLEXED },
+};
+
+/* event i over every task's fault phases; false if it was not counted throughout */
+static bool event_total(const struct zf_task_sample *ts, int ntasks, int i, double *total,
+			bool *multiplexed)
+{
+	int k;
+
+	*total = 0;
+	for (k = 0; k < ntasks; k++) {
+		double v;
+		bool mux;
+
+		if (!zf_perf_scaled(&ts[k].perf[ZF_PHASE_FAULT][i], &v, &mux))
+			return false;
+		*total += v;
+		*multiplexed |= mux;
+	}
+	return true;
+}
+
+void zf_perf_rep_cols(const struct zf_perf_list *list, const int *perf_err,
+		      const struct zf_task_sample *ts, int ntasks, double *out)
+{
+	uint64_t faults = 0;
+	bool counted = false, multiplexed = false;
+	int c, k;
+
+	for (k = 0; k < ntasks; k++)
+		faults += ts[k].faults;
+	for (c = 0; c < ZF_PERF_NCOLS; c++) {
+		int i = cols[c].event && list ? zf_perf_find(list, cols[c].event) : -1;
+		double total;
+
+		out[c] = NAN;
+		if (i < 0 || perf_err[i] || !faults ||
+		    !event_total(ts, ntasks, i, &total, &multiplexed))
+			continue;
+		counted = true;
+		out[c] = cols[c].how == PER_REP ? total : total / faults;
+	}
+	out[2] = out[0] > 0 ? out[1] / out[0] : NAN;	/* ipc: instructions / cycles */
+	out[ZF_PERF_NCOLS - 1] = counted ? multiplexed : NAN;
+}
+
+void zf_perf_summary_cols(double *const *reps, unsigned int n, double *out)
+{
+	double *v = calloc(n ? n : 1, sizeof(*v));
+	unsigned int c, r;
+
+	for (c = 0; c < ZF_PERF_NCOLS; c++) {
+		out[c] = NAN;
+		for (r = 0; v && r < n; r++)
+			v[r] = reps[r][c];
+		if (!v)
+			continue;
+		if (cols[c].how == MULTIPLEXED) {
+			for (r = 0; r < n; r++)
+				if (!isnan(v[r]))
+					out[c] = isnan(out[c]) ? v[r] : fmax(out[c], v[r]);
+		} else {
+			out[c] = zf_median_measured(v, n);
+		}
+	}
+	free(v);
+}
+
+void zf_perf_cols_csv(struct zf_buf *b, const double *v)
+{
+	int c;
+
+	for (c = 0; c < ZF_PERF_NCOLS; c++) {
+		zf_buf_printf(b, ",");
+		if (isnan(v[c]))
+			continue;
+		if (cols[c].how == PER_REP || cols[c].how == MULTIPLEXED)
+			zf_buf_printf(b, "%.0f", v[c]);
+		else
+			zf_buf_printf(b, "%.4f", v[c]);
+	}
+}

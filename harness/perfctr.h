@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-task counters on perf_event_open(2): each task opens its own events on
+ * itself after binding (hardware events in groups of at most
+ * ZF_PERF_HW_GROUP, software events in one group), and reads them at every
+ * phase boundary. An event the machine cannot count is not opened, and its
+ * errno is kept: it is reported as unsupported, never as a zero.
+ */
+#ifndef HZF_PERFCTR_H
+#define HZF_PERFCTR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ZF_PERF_MAX_EVENTS	16
+#define ZF_PERF_HW_GROUP	4	/* general-purpose counters every x86 PMU has */
+
+struct zf_perf_event {
+	char name[32];		/* as the user wrote it: cycles, LLC-load-misses, r01d3 */
+	uint32_t type;		/* PERF_TYPE_* */
+	uint64_t config;
+};
+
+struct zf_perf_list {
+	struct zf_perf_event ev[ZF_PERF_MAX_EVENTS];
+	size_t n;
+};
+
+/* one reading of one event, or the sum of several: count over its time counted */
+struct zf_perf_value {
+	uint64_t count, enabled_ns, running_ns;
+};
+
+/* one task's open events */
+struct zf_perf_task {
+	const struct zf_perf_list *list;
+	int fd[ZF_PERF_MAX_EVENTS];	/* -1: not counted (err says why) */
+	int err[ZF_PERF_MAX_EVENTS];	/* 0 or the errno perf_event_open gave */
+	int leader[ZF_PERF_MAX_EVENTS];	/* index of each event's group leader */
+};
+
+/* the default set: what --events means when it is not given */
+extern const char zf_perf_default_events[];
+
+/*
+ * "cycles,instructions,r01d3" into list; "none" is the empty list. 0, or
+ * -EINVAL with the bad word in bad and the reason in *why.
+ */
+int zf_perf_parse(const char *s, struct zf_perf_list *list, char *bad, size_t badlen,
+		  const char **why);
+/* a generic name or rNNNN as an event; -ENOENT if it is neither */
+int zf_perf_lookup(const char *name, struct zf_perf_event *out);
+/* the index of event name in list (or of the same event by another name), or -1 */
+int zf_perf_find(const struct zf_perf_list *list, const char *name);
+
+/* open every event on the calling task, disabled; events that fail keep their errno */
+void zf_perf_open(struct zf_perf_task *t, const struct zf_perf_list *list);
+/* start counting, from zero */
+void zf_perf_start(struct zf_perf_task *t);
+/* the current value of every event (unopened ones left zero); 0 or -errno */
+int zf_perf_read(struct zf_perf_task *t, struct zf_perf_value *vals);
+void zf_perf_close(struct zf_perf_task *t);
+
+/* v scaled for multiplexing: count * enabled / running; false if it never ran */
+bool zf_perf_scaled(const struct zf_perf_value *v, double *out, bool *multiplexed);
+/* the one-line hint for a refusal, naming perf_event_paranoid; NULL if err is not one */
+const char *zf_perf_hint(int err, char *buf, size_t len);
+/* raise RLIMIT_NOFILE's soft limit to its hard limit: many tasks, many events */
+void zf_perf_raise_fd_limit(void);
+
+#endif

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/* perf_event counters: event lists, real counter groups, scaling, empty-not-zero columns. */
+#include <dirent.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "../../harness/perfcols.h"
+#include "../../harness/perfctr.h"
+#include "test.h"
+
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+TEST(event_lists_take_generic_names_and_raw_codes)
+{
+	struct zf_perf_list l;
+	char bad[64];
+	const char *why;
+
+	ASSERT_EQ(zf_perf_parse(zf_perf_default_events, &l, bad, sizeof(bad), &why), 0);
+	EXPECT_EQ(l.n, 11);
+	ASSERT_EQ(zf_perf_parse("cycles,r01d3,LLC-load-misses,cs", &l, bad, sizeof(bad), &why), 0);
+	EXPECT_EQ(l.n, 4);
+	EXPECT_EQ(l.ev[0].type, PERF_TYPE_HARDWARE);
+	EXPECT_EQ(l.ev[0].config, PERF_COUNT_HW_CPU_CYCLES);
+	EXPECT_EQ(l.ev[1].type, PERF_TYPE_RAW);
+	EXPECT_EQ(l.ev[1].config, 0x1d3);
+	EXPECT_EQ(l.ev[2].type, PERF_TYPE_HW_CACHE);
+	EXPECT_EQ(l.ev[2].config, PERF_COUNT_HW_CACHE_LL | PERF_COUNT_HW_CACHE_RESULT_MISS << 16);
+	EXPECT_EQ(l.ev[3].type, PERF_TYPE_SOFTWARE);
+	EXPECT_EQ(zf_perf_find(&l, "cpu-cycles"), 0);	/* the same event by another name */
+	EXPECT_EQ(zf_perf_find(&l, "context-switches"), 3);
+	EXPECT_EQ(zf_perf_find(&l, "instructions"), -1);
+	ASSERT_EQ(zf_perf_parse("none", &l, bad, sizeof(bad), &why), 0);
+	EXPECT_EQ(l.n, 0);
+}
+
+TEST(bad_event_lists_are_refused_naming_the_word)
+{
+	static const char *const lists[][2] = {
+		{ "cycles,bogus", "bogus" }, { "cycles,,instructions", "" }, { "rxyz", "rxyz" },
+		{ "r", "r" }, { "cycles,cycles", "cycles" }, { "r12345678901234567", "r12345678901234567" },
+		{ "cs,cs,cs", "cs" },
+	};
+	struct zf_perf_list l;
+	char bad[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		const char *why = NULL;
+
+		EXPECT_TRUE(zf_perf_parse(lists[i][0], &l, bad, sizeof(bad), &why) != 0);
+		EXPECT_STREQ(bad, lists[i][1]);
+		EXPECT_TRUE(why != NULL);
+	}
+	{
+		const char *why = NULL;
+
+		/* 17 events: one too many */
+		EXPECT_TRUE(zf_perf_parse("r1,r2,r3,r4,r5,r6,r7,r8,r9,ra,rb,rc,rd,re,rf,r10,r11", &l,
+					  bad, sizeof(bad), &why) != 0);
+		EXPECT_STREQ(why, "too many events (16 at most)");
+	}
+}
+
+/* real counters on this task: software ones count, groups leave no fd behind */
+TEST(counter_groups_open_count_and_close_without_leaks)
+{
+	struct zf_perf_list l;
+	struct zf_perf_value v[ZF_PERF_MAX_EVENTS];
+	struct zf_perf_task t;
+	char bad[64];
+	const char *why;
+	int before, i, clock, faults;
+	volatile unsigned long spin;
+
+	ASSERT_EQ(zf_perf_parse(zf_perf_default_events, &l, bad, sizeof(bad), &why), 0);
+	clock = zf_perf_find(&l, "task-clock");
+	faults = zf_perf_find(&l, "page-faults");
+	before = open_fds();
+	for (i = 0; i < 1000; i++) {
+		zf_perf_open(&t, &l);
+		zf_perf_close(&t);
+	}
+	EXPECT_EQ(open_fds(), before);
+	zf_perf_open(&t, &l);
+	if (t.err[clock])
+		SKIP("task-clock cannot be opened here");
+	zf_perf_start(&t);
+	for (spin = 0; spin < 20000000; spin++)
+		;
+	ASSERT_EQ(zf_perf_read(&t, v), 0);
+	EXPECT_TRUE(v[clock].count > 1000000);	/* over a ms of task-clock, in ns */
+	EXPECT_TRUE(v[clock].running_ns > 0 && v[clock].running_ns <= v[clock].enabled_ns);
+	EXPECT_EQ(t.err[faults], 0);
+	/* an event the kernel has no such thing for: kept unopened with its errno */
+	for (i = 0; i < (int)l.n; i++)
+		EXPECT_TRUE(t.err[i] ? t.fd[i] < 0 : t.fd[i] >= 0);
+	zf_perf_close(&t);
+	EXPECT_EQ(open_fds(), before);
+}
+
+TEST(an_impossible_event_is_refused_and_its_column_left_empty)
+{
+	struct zf_perf_list l = { .n = 2 };
+	struct zf_task_sample ts[1] = { { .faults = 100 } };
+	double cols[ZF_PERF_NCOLS];
+	struct zf_perf_task t;
+	int err[ZF_PERF_MAX_EVENTS] = { 0 };
+	struct zf_buf b = { 0 };
+
+	l.ev[0] = (struct zf_perf_event){ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_MAX + 7 };
+	l.ev[1] = (struct zf_perf_event){ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS };
+	zf_perf_open(&t, &l);
+	EXPECT_TRUE(t.err[0] != 0);
+	EXPECT_EQ(t.fd[0], -1);
+	memcpy(err, t.err, sizeof(err));
+	zf_perf_close(&t);
+	/* what the task saw: no page faults in 1000 ns, counted all along */
+	ts[0].perf[ZF_PHASE_FAULT][1] = (struct zf_perf_value){ 0, 1000, 1000 };
+	zf_perf_rep_cols(&l, err, ts, 1, cols);
+	EXPECT_TRUE(isnan(cols[0]));		/* cycles: refused, not zero */
+	EXPECT_TRUE(isnan(cols[2]));		/* so no ipc either */
+	EXPECT_TRUE(cols[9] == 0.0);		/* page faults: a real zero */
+	EXPECT_TRUE(isnan(cols[1]));		/* instructions: not asked for */
+	EXPECT_TRUE(cols[12] == 0.0);		/* not multiplexed */
+	zf_perf_cols_csv(&b, cols);
+	EXPECT_STREQ(b.text, ",,,,,,,,,,0.0000,,,0");
+	zf_buf_free(&b);
+}
+
+TEST(multiplexed_counts_are_scaled_and_flagged)
+{
+	struct zf_perf_value half = { 500, 2000, 1000 }, full = { 7, 10, 10 }, never = { 0, 10, 0 };
+	double v;
+	bool mux;
+
+	EXPECT_TRUE(zf_perf_scaled(&half, &v, &mux));
+	EXPECT_TRUE(v == 1000.0 && mux);
+	EXPECT_TRUE(zf_perf_scaled(&full, &v, &mux));
+	EXPECT_TRUE(v == 7.0 && !mux);
+	EXPECT_TRUE(!zf_perf_scaled(&never, &v, &mux));	/* it never ran: no value at all */
+}
