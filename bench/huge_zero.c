@@ -7,6 +7,7 @@
 #include "huge_zero.h"
 
 /* the part of get_huge_zero_folio() after inc_not_zero failed */
+ZF_GET_CODE
 bool zf_huge_zero_alloc_slow(struct zf_shared *zs, struct zf_stats *st)
 {
 	for (;;) {
@@ -41,6 +42,7 @@ bool zf_huge_zero_alloc_slow(struct zf_shared *zs, struct zf_stats *st)
 	}
 }
 
+ZF_PUT_CODE
 void zf_huge_zero_broken(struct zf_shared *zs, struct zf_stats *st)
 {
 	st->broken++;

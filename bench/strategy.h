@@ -97,6 +97,17 @@ struct zf_strategy {
 	void (*zap_pass)(struct zf_pass *p);
 };
 
+/*
+ * A strategy's get() and its reference-dropping side (put, mm_exit) keep their
+ * out-of-line copies in sections of their own, so that a sampling profile
+ * (--profile) can tell their instructions from the rest by address, as perf
+ * tells get_huge_zero_page() from the rest of the fault in seed 007.
+ */
+#define ZF_GET_CODE	__attribute__((section("hzf_get"), used))
+#define ZF_PUT_CODE	__attribute__((section("hzf_put"), used))
+extern const char __start_hzf_get[], __stop_hzf_get[];
+extern const char __start_hzf_put[], __stop_hzf_put[];
+
 extern const struct zf_strategy zf_strategy_global;
 extern const struct zf_strategy zf_strategy_mmflag;
 extern const struct zf_strategy zf_strategy_persistent;

@@ -12,6 +12,7 @@
 #include "usemem.h"
 
 /* get_huge_zero_page() */
+ZF_GET_CODE
 static inline struct zf_folio *global_get(struct zf_shared *zs, struct zf_mm *mm,
 					  struct zf_stats *st)
 {
@@ -22,6 +23,7 @@ static inline struct zf_folio *global_get(struct zf_shared *zs, struct zf_mm *mm
 }
 
 /* put_huge_zero_page(), from zap_huge_pmd() */
+ZF_PUT_CODE
 static inline void global_put(struct zf_shared *zs, struct zf_mm *mm, struct zf_stats *st)
 {
 	(void)mm;

@@ -12,6 +12,7 @@
 #define MMF_MASK	(1UL << ZF_MMF_HUGE_ZERO_FOLIO)
 
 /* mm_get_huge_zero_folio() */
+ZF_GET_CODE
 static inline struct zf_folio *mmflag_get(struct zf_shared *zs, struct zf_mm *mm,
 					  struct zf_stats *st)
 {
@@ -30,6 +31,7 @@ static inline struct zf_folio *mmflag_get(struct zf_shared *zs, struct zf_mm *mm
 }
 
 /* mm_put_huge_zero_folio(), from __mmput() */
+ZF_PUT_CODE
 static void mmflag_mm_exit(struct zf_shared *zs, struct zf_mm *mm, struct zf_stats *st)
 {
 	if (atomic_load_explicit(&mm->flags, memory_order_relaxed) & MMF_MASK)

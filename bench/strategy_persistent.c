@@ -12,6 +12,7 @@
 #include "usemem.h"
 
 /* mm_get_huge_zero_folio() with IS_ENABLED(CONFIG_PERSISTENT_HUGE_ZERO_FOLIO) */
+ZF_GET_CODE
 static inline struct zf_folio *persistent_get(struct zf_shared *zs, struct zf_mm *mm,
 					      struct zf_stats *st)
 {

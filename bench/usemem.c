@@ -38,3 +38,23 @@ void zf_mm_exit(const struct zf_strategy *s, struct zf_shared *zs, struct zf_mm 
 	if (s->mm_exit)
 		s->mm_exit(zs, mm, st);
 }
+
+/*
+ * --profile: the same loops, calling get() and put() out of line through the
+ * ops table, as the kernel calls get_huge_zero_folio(): a sample's address
+ * then tells whether it fell in the strategy (strategy.h's sections).
+ */
+void zf_profiled_fault_pass(struct zf_pass *p, zf_get_fn get)
+{
+	zf_fault_loop(p, get);
+}
+
+void zf_profiled_kernel_fault_pass(struct zf_pass *p, zf_get_fn get)
+{
+	zf_kernel_fault_loop(p, get);
+}
+
+void zf_profiled_zap_pass(struct zf_pass *p, zf_put_fn put)
+{
+	zf_zap_loop(p, put);
+}

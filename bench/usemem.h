@@ -186,6 +186,11 @@ int zf_region_map(struct zf_pass *p, size_t len);
 /* munmap() it: the kernel zaps every huge zero PMD */
 int zf_region_unmap(struct zf_pass *p);
 
+/* --profile: the passes with get/put called out of line (usemem.c) */
+void zf_profiled_fault_pass(struct zf_pass *p, zf_get_fn get);
+void zf_profiled_kernel_fault_pass(struct zf_pass *p, zf_get_fn get);
+void zf_profiled_zap_pass(struct zf_pass *p, zf_put_fn put);
+
 /* mmput(): the mm's last user exits */
 void zf_mm_exit(const struct zf_strategy *s, struct zf_shared *zs, struct zf_mm *mm,
 		struct zf_stats *st);

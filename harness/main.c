@@ -47,7 +47,7 @@ struct options {
 enum {
 	OPT_STRATEGY = 256, OPT_TASKS, OPT_TASK_KIND, OPT_PLACEMENT, OPT_SIZE, OPT_STEP,
 	OPT_FAULT_NS, OPT_REPS, OPT_WARMUP, OPT_MIN_MS, OPT_COUNTER_NODE, OPT_OUT,
-	OPT_QUIET, OPT_TOPOLOGY, OPT_SUMMARY, OPT_FAULT, OPT_SET_THP, OPT_EVENTS,
+	OPT_QUIET, OPT_TOPOLOGY, OPT_SUMMARY, OPT_FAULT, OPT_SET_THP, OPT_EVENTS, OPT_PROFILE,
 };
 
 static const char run_usage[] =
@@ -87,6 +87,8 @@ static const char common_usage[] =
 "  --events LIST       perf events each task counts on itself: perf's generic\n"
 "                      names or rNNNN, or none (default: cycles, instructions,\n"
 "                      cache and branch misses, task-clock, page-faults, ...)\n"
+"  --profile           sample each task's cpu-clock at 10 kHz, get() and put()\n"
+"                      called out of line, for the share of time in each\n"
 "  --set-thp MODE      kernel faults: write MODE (madvise or always) to THP's\n"
 "                      enabled and 1 to use_zero_page for the run, and put back\n"
 "                      what was there at exit and on Ctrl-C (default: write nothing)\n"
@@ -113,6 +115,7 @@ static const struct option run_options[] = {
 	{ "counter-node", required_argument, NULL, OPT_COUNTER_NODE },
 	{ "set-thp", required_argument, NULL, OPT_SET_THP },
 	{ "events", required_argument, NULL, OPT_EVENTS },
+	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
@@ -228,6 +231,7 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 			o->sw.out = optarg;
 			break;
 		case OPT_QUIET: o->sw.quiet = true; break;
+		case OPT_PROFILE: o->sw.profile = true; break;
 		case OPT_SUMMARY: o->summary = true; break;
 		case OPT_SIZE:
 			o->size_arg = optarg;
@@ -533,6 +537,7 @@ static const struct option usemem_options[] = {
 	{ "min-ms", required_argument, NULL, OPT_MIN_MS },
 	{ "set-thp", required_argument, NULL, OPT_SET_THP },
 	{ "events", required_argument, NULL, OPT_EVENTS },
+	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ NULL, 0, NULL, 0 },

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -245,6 +246,108 @@ void zf_perf_close(struct zf_perf_task *t)
 			close(t->fd[i]);
 		t->fd[i] = -1;
 	}
+}
+
+#define RING_PAGES	16	/* data pages: 64 KiB, ~4000 samples between drains */
+
+int zf_sampler_open(struct zf_sampler *s, uint64_t period_ns, const void *get_lo,
+		    const void *get_hi, const void *put_lo, const void *put_hi)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = period_ns,
+		.sample_type = PERF_SAMPLE_IP,
+		.disabled = 1,
+		.exclude_hv = 1,
+	};
+	long page = sysconf(_SC_PAGESIZE);
+
+	memset(s, 0, sizeof(*s));
+	s->get_lo = (uintptr_t)get_lo;
+	s->get_hi = (uintptr_t)get_hi;
+	s->put_lo = (uintptr_t)put_lo;
+	s->put_hi = (uintptr_t)put_hi;
+	s->fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (s->fd < 0)
+		return -errno;
+	s->ring_len = (1 + RING_PAGES) * page;
+	s->ring = mmap(NULL, s->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
+	if (s->ring == MAP_FAILED) {
+		int err = -errno;
+
+		close(s->fd);
+		s->fd = -1;
+		s->ring = NULL;
+		return err;
+	}
+	return 0;
+}
+
+void zf_sampler_enable(struct zf_sampler *s, bool on)
+{
+	if (s->fd >= 0)
+		ioctl(s->fd, on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+}
+
+/* len bytes at offset off of the data area, which wraps */
+static void ring_copy(const unsigned char *data, uint64_t size, uint64_t off, void *out,
+		      size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		((unsigned char *)out)[i] = data[(off + i) % size];
+}
+
+void zf_sampler_drain(struct zf_sampler *s, struct zf_profile *p)
+{
+	struct perf_event_mmap_page *meta = s->ring;
+	const unsigned char *data;
+	uint64_t head, tail, size;
+
+	if (!s->ring)
+		return;
+	data = (const unsigned char *)s->ring + meta->data_offset;
+	size = meta->data_size;
+	head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+	tail = meta->data_tail;
+	while (tail + sizeof(struct perf_event_header) <= head) {
+		struct perf_event_header h;
+		uint64_t v[2];
+
+		ring_copy(data, size, tail, &h, sizeof(h));
+		if (h.size < sizeof(h) || tail + h.size > head)
+			break;
+		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 8) {
+			uintptr_t ip;
+
+			ring_copy(data, size, tail + sizeof(h), v, 8);
+			ip = v[0];
+			if (ip >= s->get_lo && ip < s->get_hi)
+				p->get++;
+			else if (ip >= s->put_lo && ip < s->put_hi)
+				p->put++;
+			else
+				p->other++;
+		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
+			ring_copy(data, size, tail + sizeof(h), v, 16);	/* id, lost */
+			p->lost += v[1];
+		}
+		tail += h.size;
+	}
+	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+void zf_sampler_close(struct zf_sampler *s)
+{
+	if (s->ring)
+		munmap(s->ring, s->ring_len);
+	if (s->fd >= 0)
+		close(s->fd);
+	s->ring = NULL;
+	s->fd = -1;
 }
 
 bool zf_perf_scaled(const struct zf_perf_value *v, double *out, bool *multiplexed)

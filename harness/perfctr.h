@@ -40,6 +40,24 @@ struct zf_perf_task {
 	int leader[ZF_PERF_MAX_EVENTS];	/* index of each event's group leader */
 };
 
+/*
+ * --profile: a cpu-clock sampling event on the task (it needs no PMU), its
+ * ring buffer drained into counts of where the samples fell: in the
+ * strategy's get() code, its put() code, or anywhere else (kernel included).
+ */
+#define ZF_PROFILE_PERIOD_NS	100000	/* 10 kHz */
+
+struct zf_profile {
+	uint64_t get, put, other, lost;
+};
+
+struct zf_sampler {
+	int fd;
+	void *ring;
+	size_t ring_len;
+	uintptr_t get_lo, get_hi, put_lo, put_hi;	/* [lo, hi) */
+};
+
 /* the default set: what --events means when it is not given */
 extern const char zf_perf_default_events[];
 
@@ -61,6 +79,14 @@ void zf_perf_start(struct zf_perf_task *t);
 /* the current value of every event (unopened ones left zero); 0 or -errno */
 int zf_perf_read(struct zf_perf_task *t, struct zf_perf_value *vals);
 void zf_perf_close(struct zf_perf_task *t);
+
+/* sample the calling task every period_ns, attributing [get_lo, get_hi) and [put_lo, put_hi); -errno */
+int zf_sampler_open(struct zf_sampler *s, uint64_t period_ns, const void *get_lo,
+		    const void *get_hi, const void *put_lo, const void *put_hi);
+void zf_sampler_enable(struct zf_sampler *s, bool on);
+/* every sample recorded so far, counted into p */
+void zf_sampler_drain(struct zf_sampler *s, struct zf_profile *p);
+void zf_sampler_close(struct zf_sampler *s);
 
 /* v scaled for multiplexing: count * enabled / running; false if it never ran */
 bool zf_perf_scaled(const struct zf_perf_value *v, double *out, bool *multiplexed);

@@ -141,7 +141,16 @@ static void write_perf_meta(struct zf_buf *b, const struct zf_results *r)
 		zf_buf_json_str(b, strerror(r->perf_err[i]));
 		zf_buf_printf(b, "}");
 	}
-	zf_buf_printf(b, "],\n");
+	zf_buf_printf(b, "],\n  \"profile\": ");
+	if (!r->profile)
+		zf_buf_printf(b, "null,\n");
+	else if (!r->profile_err)
+		zf_buf_printf(b, "{\"period_ns\": %d, \"error\": null},\n", ZF_PROFILE_PERIOD_NS);
+	else {
+		zf_buf_printf(b, "{\"period_ns\": %d, \"error\": ", ZF_PROFILE_PERIOD_NS);
+		zf_buf_json_str(b, strerror(r->profile_err));
+		zf_buf_printf(b, "},\n");
+	}
 }
 
 /* what --set-thp changed for this run, null when hzfbench wrote nothing */
@@ -322,6 +331,8 @@ int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_c
 	for (i = 0; i < ZF_PERF_MAX_EVENTS; i++)
 		if (!r->perf_err[i])
 			r->perf_err[i] = res->perf_err[i];
+	if (!r->profile_err)
+		r->profile_err = res->profile_err;
 	return 0;
 }
 
@@ -331,6 +342,26 @@ static void csv_measured(struct zf_buf *b, const char *fmt, double v, const char
 	if (!isnan(v))
 		zf_buf_printf(b, fmt, v);
 	zf_buf_printf(b, "%s", end);
+}
+
+/* --profile: samples in get() and put() over all of a repetition's, every task's */
+static void rep_shares(const struct zf_results *r, const struct zf_task_sample *ts, int ntasks,
+		       uint64_t *total, double *get, double *put)
+{
+	uint64_t g = 0, p = 0, all = 0;
+	int k;
+
+	for (k = 0; k < ntasks; k++) {
+		g += ts[k].prof.get;
+		p += ts[k].prof.put;
+		all += ts[k].prof.get + ts[k].prof.put + ts[k].prof.other;
+	}
+	*total = all;
+	*get = *put = NAN;
+	if (r->profile && !r->profile_err && all) {
+		*get = (double)g / all;
+		*put = (double)p / all;
+	}
 }
 
 /* samples.csv's kernel columns: empty for emulated faults, never a made-up zero */
@@ -399,6 +430,8 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 	struct zf_rep_metrics *m = calloc(c->reps ? c->reps : 1, sizeof(*m));
 	double (*pc)[ZF_PERF_NCOLS] = calloc(c->reps ? c->reps : 1, sizeof(*pc));
 	double **pcs = calloc(c->reps ? c->reps : 1, sizeof(*pcs)), sum_pc[ZF_PERF_NCOLS];
+	double *gs = calloc(c->reps ? c->reps : 1, sizeof(*gs));
+	double *ps = calloc(c->reps ? c->reps : 1, sizeof(*ps));
 	const struct zf_run_config *cfg = &c->cfg;
 	const struct zf_plan *plan = cfg->plan;
 	const struct zf_stats *t = &c->total;
@@ -406,11 +439,13 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 	struct zf_summary s;
 	unsigned int rep;
 
-	if (!m || !pc || !pcs) {
+	if (!m || !pc || !pcs || !gs || !ps) {
 		samples->oom = 1;
 		free(m);
 		free(pc);
 		free(pcs);
+		free(gs);
+		free(ps);
 		return;
 	}
 	for (rep = 0; rep < c->reps; rep++) {
@@ -427,7 +462,16 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 		zf_perf_rep_cols(r->events, r->perf_err, ts, ntasks, pc[rep]);
 		pcs[rep] = pc[rep];
 		zf_perf_cols_csv(samples, pc[rep]);
-		zf_buf_printf(samples, "\n");
+		{
+			uint64_t total;
+
+			rep_shares(r, ts, ntasks, &total, &gs[rep], &ps[rep]);
+			if (isnan(gs[rep]))
+				zf_buf_printf(samples, ",,,\n");
+			else
+				zf_buf_printf(samples, ",%llu,%.5f,%.5f\n", (unsigned long long)total,
+					      gs[rep], ps[rep]);
+		}
 		perf_rows(perf, r, c, rep, ts);
 		for (k = 0; k < ntasks; k++) {
 			size_t i = (size_t)rep * ntasks + k;
@@ -462,7 +506,11 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 	csv_measured(summary, "%.5f", s.ns_per_fault_median > 0 ?
 		     s.get_ns_in_fault_median / s.ns_per_fault_median : NAN, "");
 	zf_perf_cols_csv(summary, sum_pc);
-	zf_buf_printf(summary, "\n");
+	zf_buf_printf(summary, ",");
+	csv_measured(summary, "%.5f", zf_median_measured(gs, c->reps), ",");
+	csv_measured(summary, "%.5f", zf_median_measured(ps, c->reps), "\n");
+	free(gs);
+	free(ps);
 	key_fields(counters, cfg);
 	zf_buf_printf(counters, "%lu,%d,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%.4f\n",
 		      c->passes, c->counter_node, t->gets, t->puts, t->zaps, t->mm_exits,
@@ -481,7 +529,8 @@ int zf_results_write(struct zf_results *r, char *why, size_t len)
 	zf_buf_printf(&samples, KEY_COLUMNS ",rep,passes,faults,ns_per_fault,faults_per_sec,"
 		      "teardown_ns_per_fault,fairness_min_max,thp_zero_page_alloc,"
 		      "thp_fault_fallback,minflt_per_fault,rss_growth_kb,anon_huge_kb,"
-		      "kernel_check,get_ns_in_fault," ZF_PERF_COLUMNS "\n");
+		      "kernel_check,get_ns_in_fault," ZF_PERF_COLUMNS
+		      ",profile_samples,get_share,put_share\n");
 	zf_buf_printf(&tasks, KEY_COLUMNS ",rep,task,pu,node,mm_node,cpu_seen,faults,"
 		      "fault_ns,teardown_ns,minflt,rss_growth_kb,anon_huge_kb,get_ns_in_fault\n");
 	zf_buf_printf(&summary, ZF_SUMMARY_COLUMNS "\n");

@@ -20,7 +20,7 @@
 #define ZF_SUMMARY_COLUMNS "strategy,fault,task_kind,tasks,placement,step,faults_per_pass," \
 	"reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev," \
 	"faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max," \
-	"get_ns_in_fault_median,get_share_of_fault," ZF_PERF_COLUMNS
+	"get_ns_in_fault_median,get_share_of_fault," ZF_PERF_COLUMNS ",get_share,put_share"
 
 /* the default events' columns, in samples.csv and summary.csv alike */
 #define ZF_PERF_COLUMNS "cycles_per_fault,instructions_per_fault,ipc," \
@@ -53,6 +53,8 @@ struct zf_results {
 	unsigned int nconfigs;		/* with at least one repetition kept */
 	const struct zf_perf_list *events;	/* what every task was asked to count */
 	int perf_err[ZF_PERF_MAX_EVENTS];	/* per event: the first errno any run gave */
+	bool profile;			/* --profile: tasks sampled where their time went */
+	int profile_err;		/* the first errno sampling gave, or 0 */
 };
 
 /*

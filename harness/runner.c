@@ -209,6 +209,8 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 		for (i = 0; i < ZF_PERF_MAX_EVENTS; i++)
 			if (!res->perf_err[i])
 				res->perf_err[i] = r.slots[t].perf_err[i];
+	for (t = 0; !err && t < (unsigned int)n && !res->profile_err; t++)
+		res->profile_err = r.slots[t].profile_err;
 	/* calibration: double (at least) until a repetition lasts min_ms */
 	while (!err && !cfg->passes) {
 		err = run_rep(&r, passes, &took, &unkept, res);

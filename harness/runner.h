@@ -7,6 +7,7 @@
 #ifndef HZF_RUNNER_H
 #define HZF_RUNNER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../bench/strategy.h"
@@ -35,6 +36,7 @@ struct zf_run_config {
 	unsigned long passes;		/* per repetition; 0: calibrate to min_ms */
 	int counter_node;		/* -1: the first task's node */
 	const struct zf_perf_list *events;	/* perf events each task counts; NULL: none */
+	bool profile;			/* sample where the time goes (get/put called out of line) */
 };
 
 enum { ZF_PHASE_FAULT, ZF_PHASE_TEARDOWN, ZF_PHASES };
@@ -53,6 +55,7 @@ struct zf_task_sample {
 	uint64_t timed_gets, timed_empties;
 	/* perf events (cfg->events order) over each phase of every pass */
 	struct zf_perf_value perf[ZF_PHASES][ZF_PERF_MAX_EVENTS];
+	struct zf_profile prof;		/* --profile: where the samples fell */
 };
 
 /* kernel faults only: system-wide THP counters over one repetition */
@@ -71,6 +74,7 @@ struct zf_run_result {
 	int *cpu_seen;			/* per task: sched_getcpu() at its end */
 	int counter_node;		/* where the counter's line is; -1 unknown */
 	int perf_err[ZF_PERF_MAX_EVENTS];	/* per event: 0 counted, else why it could not be */
+	int profile_err;		/* --profile: 0, or why sampling could not start */
 	struct zf_stats total;		/* every task's counters and the runner's */
 	char error[256];
 };

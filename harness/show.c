@@ -30,7 +30,7 @@ static const char *const titles[] = {
 #define NSHOWN (sizeof(shown) / sizeof(shown[0]))
 
 struct cols {
-	int strategy, fault, kind, placement, tasks, ns, stddev, get;
+	int strategy, fault, kind, placement, tasks, ns, stddev, get, get_share, put_share, teardown;
 };
 
 /* a and b differ at most in strategy and task count */
@@ -152,6 +152,44 @@ static void kernel_share(const struct zf_csv *csv, const struct cols *c, FILE *o
 	}
 }
 
+/*
+ * --profile: the share of samples in get() and put(), as ns of a fault's
+ * whole life (fault and teardown, which the samples cover), next to what the
+ * other measures say: the life's ns over persistent's (which counts nothing),
+ * and for real faults get() timed in place
+ */
+static void profile_share(const struct zf_csv *csv, const struct cols *c, FILE *out)
+{
+	bool title = false;
+	size_t i;
+
+	if (c->get_share < 0 || c->put_share < 0 || c->teardown < 0)
+		return;
+	for (i = 0; i < csv->nrows; i++) {
+		char **row = csv->rows[i], **base;
+		double life = atof(row[c->ns]) + atof(row[c->teardown]);
+		double get = atof(row[c->get_share]), put = atof(row[c->put_share]);
+
+		if (!*row[c->get_share])
+			continue;
+		if (!title)
+			fprintf(out, "\nprofile (cpu-clock samples over fault and teardown): the share in "
+				"get() and put(), as ns of a fault's life; held against the life's ns\n"
+				"over persistent's, and for real faults get() timed in place:\n");
+		title = true;
+		fprintf(out, "  %-11s %-8s %-8s %-10s %3s tasks: get %6.2f%% put %6.2f%% = %.1f + %.1f ns",
+			row[c->strategy], row[c->fault], row[c->kind], row[c->placement],
+			row[c->tasks], 100 * get, 100 * put, get * life, put * life);
+		base = find_row(csv, c, "persistent", row, atol(row[c->tasks]));
+		if (base && base != row && *base[c->get_share])
+			fprintf(out, "; over persistent %+.1f ns",
+				life - atof(base[c->ns]) - atof(base[c->teardown]));
+		if (c->get >= 0 && *row[c->get])
+			fprintf(out, "; get timed in place %.1f ns", atof(row[c->get]));
+		fprintf(out, "\n");
+	}
+}
+
 /* samples.csv rows a and b are repetitions of one kernel-fault configuration */
 static bool same_kernel_config(char **a, char **b, const int *key, int nkey, int fault)
 {
@@ -248,6 +286,9 @@ static void headline(const struct zf_csv *csv, const char *dir, FILE *out)
 		.tasks = zf_csv_col(csv, "tasks"), .ns = zf_csv_col(csv, "ns_per_fault_median"),
 		.stddev = zf_csv_col(csv, "ns_per_fault_stddev"),
 		.get = zf_csv_col(csv, "get_ns_in_fault_median"),
+		.get_share = zf_csv_col(csv, "get_share"),
+		.put_share = zf_csv_col(csv, "put_share"),
+		.teardown = zf_csv_col(csv, "teardown_ns_per_fault_median"),
 	};
 
 	if (c.fault < 0)
@@ -255,6 +296,7 @@ static void headline(const struct zf_csv *csv, const char *dir, FILE *out)
 	contention(csv, &c, out);
 	strategy_cost(csv, &c, dir, out);
 	kernel_share(csv, &c, out);
+	profile_share(csv, &c, out);
 	kernel_checks(dir, out);
 }
 

@@ -67,7 +67,7 @@ static void options_json(struct zf_results *r, const struct zf_sweep *sw)
 		zf_buf_printf(b, "%s", i ? ", " : "");
 		zf_buf_json_str(b, sw->events.ev[i].name);
 	}
-	zf_buf_printf(b, "]}");
+	zf_buf_printf(b, "], \"profile\": %s}", sw->profile ? "true" : "false");
 }
 
 /* every plan is made before anything runs: a bad combination fails at once */
@@ -140,6 +140,7 @@ static bool config_of(const struct zf_sweep *sw, struct zf_plan *plans, size_t c
 		.min_ms = sw->min_ms,
 		.counter_node = sw->counter_node,
 		.events = &sw->events,
+		.profile = sw->profile,
 	};
 	return cfg->fault == ZF_FAULT_KERNEL ? cfg->strategy->kernel_fault_pass != NULL :
 					       cfg->strategy->fault_pass != NULL;
@@ -184,7 +185,7 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 	size_t nconfigs = nplans * sw->nfaults * sw->nkinds * sw->nstrategies, total = 0;
 	struct zf_plan *plans = calloc(nplans, sizeof(*plans));
 	struct zf_results r = { .topo = topo, .argc = sw->argc, .argv = sw->argv,
-				.events = &sw->events };
+				.events = &sw->events, .profile = sw->profile };
 	bool show_progress = !sw->quiet && isatty(STDERR_FILENO);
 	size_t c, f, rep, done = 0, i;
 	int ret = 1, failed = 0;

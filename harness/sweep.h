@@ -26,6 +26,7 @@ struct zf_sweep {
 	unsigned long fault_ns, reps, warmup, min_ms;
 	int counter_node;
 	struct zf_perf_list events;	/* counted by every task of every run */
+	bool profile;			/* sample where each task's time goes */
 	const char *out;		/* NULL: results/<time>-<host> */
 	bool quiet;			/* no progress and no table */
 	char *dir_out;			/* when set: the folder written, dir_out_len bytes at most */

@@ -97,10 +97,12 @@ static uint64_t minflt_now(void)
 	return ru.ru_minflt;
 }
 
-/* the task's counters, and their last reading */
+/* the task's counters, their last reading, and its sampler (--profile) */
 struct task_perf {
 	struct zf_perf_task pt;
 	struct zf_perf_value last[ZF_PERF_MAX_EVENTS];
+	struct zf_sampler smp;
+	bool sampling;
 };
 
 /* the counts since the last reading, added to phase */
@@ -119,6 +121,17 @@ static void perf_mark(struct task_perf *tp, struct zf_task_sample *sample, int p
 		}
 		tp->last[i] = now[i];
 	}
+}
+
+/* the zap of the page table: put() inlined, or called out of line for --profile */
+static void zap_pass(struct zf_runner *r, struct zf_pass *pass)
+{
+	const struct zf_strategy *s = r->cfg->strategy;
+
+	if (r->cfg->profile)
+		zf_profiled_zap_pass(pass, s->put);
+	else
+		s->zap_pass(pass);
 }
 
 /*
@@ -142,7 +155,10 @@ static int kernel_pass(struct zf_runner *r, struct zf_pass *pass, struct zf_task
 	perf_mark(tp, sample, -1);
 	t0 = now_ns();
 	k0 = zf_tick();
-	s->kernel_fault_pass(pass);
+	if (r->cfg->profile)
+		zf_profiled_kernel_fault_pass(pass, s->get);
+	else
+		s->kernel_fault_pass(pass);
 	k1 = zf_tick();
 	t1 = now_ns();
 	perf_mark(tp, sample, ZF_PHASE_FAULT);
@@ -162,7 +178,7 @@ static int kernel_pass(struct zf_runner *r, struct zf_pass *pass, struct zf_task
 	}
 	perf_mark(tp, sample, -1);	/* nor counted */
 	t1 = now_ns();		/* the look is not timed */
-	s->zap_pass(pass);
+	zap_pass(r, pass);
 	err = zf_region_unmap(pass);
 	if (r->cfg->kind == ZF_TASK_PROCESS)
 		zf_mm_exit(s, pass->zs, pass->mm, pass->st);
@@ -181,12 +197,15 @@ static void emulated_pass(struct zf_runner *r, struct zf_pass *pass,
 
 	perf_mark(tp, sample, -1);
 	t0 = now_ns();
-	s->fault_pass(pass);
+	if (r->cfg->profile)
+		zf_profiled_fault_pass(pass, s->get);
+	else
+		s->fault_pass(pass);
 	t1 = now_ns();
 	sample->fault_ns += t1 - t0;
 	perf_mark(tp, sample, ZF_PHASE_FAULT);
 	t1 = now_ns();		/* the reading is not the teardown's */
-	s->zap_pass(pass);
+	zap_pass(r, pass);
 	if (r->cfg->kind == ZF_TASK_PROCESS)
 		zf_mm_exit(s, pass->zs, pass->mm, pass->st);
 	t2 = now_ns();
@@ -207,6 +226,8 @@ static int task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
 	if (kernel)
 		read_rss(&rss_base_kb, &anon_kb);
 	zf_perf_start(&tp->pt);
+	if (tp->sampling)
+		zf_sampler_enable(&tp->smp, true);
 	for (i = 0; i < passes && !err; i++) {
 		/* process tasks: each pass is an mm lifetime (usemem -n) */
 		if (r->cfg->kind == ZF_TASK_PROCESS)
@@ -215,6 +236,12 @@ static int task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
 			err = kernel_pass(r, pass, &sample, tp, i + 1 == passes, rss_base_kb);
 		else
 			emulated_pass(r, pass, &sample, tp);
+		if (tp->sampling)	/* drained as it goes: the ring holds some thousands */
+			zf_sampler_drain(&tp->smp, &sample.prof);
+	}
+	if (tp->sampling) {
+		zf_sampler_enable(&tp->smp, false);
+		zf_sampler_drain(&tp->smp, &sample.prof);
 	}
 	sample.faults = passes * r->cfg->faults_per_pass;
 	slot->sample = sample;
@@ -254,6 +281,11 @@ static int task_main(struct zf_runner *r, int id)
 		zf_perf_open(&tp.pt, cfg->events);
 		memcpy(slot->perf_err, tp.pt.err, sizeof(slot->perf_err));
 	}
+	if (!err && cfg->profile) {
+		slot->profile_err = -zf_sampler_open(&tp.smp, ZF_PROFILE_PERIOD_NS, __start_hzf_get,
+						     __stop_hzf_get, __start_hzf_put, __stop_hzf_put);
+		tp.sampling = !slot->profile_err;
+	}
 	atomic_fetch_add(&r->ctl->ready, 1);
 	futex_wake(&r->ctl->ready);
 
@@ -283,6 +315,8 @@ static int task_main(struct zf_runner *r, int id)
 	slot->fallbacks = pass.fallbacks;
 	slot->cpu_seen = sched_getcpu();
 	zf_perf_close(&tp.pt);
+	if (tp.sampling)
+		zf_sampler_close(&tp.smp);
 	zf_numa_free(pass.slots, slots_len);
 	return err;
 }

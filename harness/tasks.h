@@ -31,6 +31,7 @@ struct zf_task_slot {
 	struct zf_task_sample sample __attribute__((aligned(ZF_LINE)));
 	unsigned long read_sum, fallbacks;
 	int perf_err[ZF_PERF_MAX_EVENTS];	/* what perf_event_open said, per event */
+	int profile_err;			/* and for the sampling event */
 	int cpu_seen, failed;
 	char error[160];
 } __attribute__((aligned(ZF_LINE)));

@@ -31,7 +31,7 @@ child_of() {
 meta_complete() { grep -q '"complete": true' "$1/meta.json" 2>/dev/null; }
 csv_rows() { echo $(($(wc -l <"$1") - 1)); }
 
-summary_header="strategy,fault,task_kind,tasks,placement,step,faults_per_pass,reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev,faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max,get_ns_in_fault_median,get_share_of_fault,cycles_per_fault,instructions_per_fault,ipc,cache_references_per_fault,cache_misses_per_fault,l1d_load_misses_per_fault,llc_load_misses_per_fault,branch_misses_per_fault,task_clock_ns_per_fault,page_faults_per_fault,context_switches,cpu_migrations,perf_multiplexed"
+summary_header="strategy,fault,task_kind,tasks,placement,step,faults_per_pass,reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev,faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max,get_ns_in_fault_median,get_share_of_fault,cycles_per_fault,instructions_per_fault,ipc,cache_references_per_fault,cache_misses_per_fault,l1d_load_misses_per_fault,llc_load_misses_per_fault,branch_misses_per_fault,task_clock_ns_per_fault,page_faults_per_fault,context_switches,cpu_migrations,perf_multiplexed,get_share,put_share"
 
 # --- a run and a sweep make complete folders ---
 out=$tmp/run
@@ -112,6 +112,18 @@ if $bin run --strategy global --tasks 2 --size 256M --reps 2 --min-ms 10 --quiet
 	fi
 else
 	fail "perf: each event counted and filled, or listed unsupported and left empty" "$(cat "$tmp/log")"
+fi
+if [ -z "$(col "$out" get_share)" ] && grep -q '"profile": null' "$out/meta.json" &&
+	$bin run --strategy global --tasks 2 --size 256M --reps 2 --min-ms 50 --profile --quiet \
+	--out "$tmp/profile" >"$tmp/log" 2>&1 &&
+	grep -q '"profile": {"period_ns": 100000, "error": null}' "$tmp/profile/meta.json" &&
+	awk -v g="$(col "$tmp/profile" get_share)" -v p="$(col "$tmp/profile" put_share)" \
+		'BEGIN { exit !(g > 0.02 && g < 1 && p > 0 && p < 1) }' &&
+	$bin show "$tmp/profile" | grep -q '^  global .* 2 tasks: get  *[0-9.]*% put'; then
+	ok "perf: --profile fills get_share and put_share (global's get above 2%), empty without it"
+else
+	fail "perf: --profile fills get_share and put_share (global's get above 2%), empty without it" \
+		"$(cat "$tmp/log")" "$(head -2 "$tmp/profile/summary.csv" 2>&1)"
 fi
 if $bin run --size 64M --reps 1 --min-ms 1 --events none --quiet --out "$tmp/noperf" >/dev/null 2>&1 &&
 	[ -z "$(col "$tmp/noperf" task_clock_ns_per_fault)" ] &&

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* perf_event counters: event lists, real counter groups, scaling, empty-not-zero columns. */
 #include <dirent.h>
+#include <errno.h>
 #include <linux/perf_event.h>
 #include <math.h>
 #include <stdlib.h>
@@ -151,4 +152,53 @@ TEST(multiplexed_counts_are_scaled_and_flagged)
 	EXPECT_TRUE(zf_perf_scaled(&full, &v, &mux));
 	EXPECT_TRUE(v == 7.0 && !mux);
 	EXPECT_TRUE(!zf_perf_scaled(&never, &v, &mux));	/* it never ran: no value at all */
+}
+
+/* a loop placed among the strategies' get() code, and one outside it */
+__attribute__((section("hzf_get"), noinline, used)) static void spin_in_get(unsigned long n)
+{
+	volatile unsigned long i;
+
+	for (i = 0; i < n; i++)
+		;
+}
+
+__attribute__((noinline)) static void spin_elsewhere(unsigned long n)
+{
+	volatile unsigned long i;
+
+	for (i = 0; i < n; i++)
+		;
+}
+
+/* cpu-clock samples land where the time goes, told apart by address */
+TEST(samples_are_attributed_to_get_by_address)
+{
+	struct zf_profile in = { 0 }, out = { 0 };
+	struct zf_sampler s;
+	int err;
+
+	err = zf_sampler_open(&s, ZF_PROFILE_PERIOD_NS, __start_hzf_get, __stop_hzf_get,
+			      __start_hzf_put, __stop_hzf_put);
+	if (err == -EACCES || err == -EPERM)
+		SKIP("perf_event_paranoid refuses cpu-clock sampling");
+	ASSERT_EQ(err, 0);
+	zf_sampler_enable(&s, true);
+	spin_in_get(200000000);
+	zf_sampler_enable(&s, false);
+	zf_sampler_drain(&s, &in);
+	zf_sampler_enable(&s, true);
+	spin_elsewhere(200000000);
+	zf_sampler_enable(&s, false);
+	zf_sampler_drain(&s, &out);
+	zf_sampler_close(&s);
+	printf("  in get: %lu of %lu samples; elsewhere: %lu of %lu in get, %lu lost\n",
+	       (unsigned long)in.get, (unsigned long)(in.get + in.put + in.other),
+	       (unsigned long)out.get, (unsigned long)(out.get + out.put + out.other),
+	       (unsigned long)(in.lost + out.lost));
+	EXPECT_TRUE(in.get + in.other > 100);	/* some tenths of a second at 10 kHz */
+	EXPECT_TRUE(in.get > 9 * (in.put + in.other));
+	EXPECT_TRUE(out.other > 100);
+	EXPECT_TRUE(out.get * 20 < out.other);
+	EXPECT_EQ(in.put + out.put, 0);
 }
