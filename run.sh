@@ -17,13 +17,17 @@ usage: ./run.sh [options] [-- sweep options...]
   --no-kernel      emulated faults only (no real huge-page read faults)
   --set-thp MODE   set THP to MODE (madvise or always) for the run's real faults and
                    put it back at the end (default: leave sysfs alone)
+  --perf-record    also wrap global at every CPU in `perf record -g`: the report
+                   goes to DIR/perf/perf-report.txt (installs linux-perf)
+  --c2c            and in `perf c2c record`: DIR/perf/c2c-report.txt (on bare metal
+                   it names the contended line; under KVM it says what is missing)
   --no-install     do not install missing packages; fail and name them
   -h, --help       this text
 Anything after -- goes to `hzfbench sweep` as it is (see `build/hzfbench sweep --help`).
 TXT
 }
 
-out='' reps=5 min_ms=200 fault_ns=0 tasks=pow2 install=1 kernel=1 set_thp=''
+out='' reps=5 min_ms=200 fault_ns=0 tasks=pow2 install=1 kernel=1 set_thp='' perf=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out|--reps|--min-ms|--fault-ns|--tasks|--set-thp)
@@ -38,6 +42,8 @@ while [ $# -gt 0 ]; do
 		esac
 		shift 2 ;;
 	--no-install) install=0; shift ;;
+	--perf-record) perf+=(record); shift ;;
+	--c2c) perf+=(c2c); shift ;;
 	--no-kernel) kernel=0; shift ;;
 	-h|--help) usage; exit 0 ;;
 	--) shift; break ;;
@@ -46,10 +52,12 @@ while [ $# -gt 0 ]; do
 done
 
 cd "$(dirname "$0")"
+deps=run
+[ "${#perf[@]}" -gt 0 ] && deps=perf
 if [ "$install" -eq 1 ]; then
-	tools/deps.sh run
+	tools/deps.sh $deps
 else
-	HZF_NO_INSTALL=1 tools/deps.sh run
+	HZF_NO_INSTALL=1 tools/deps.sh $deps
 fi
 make -s build/hzfbench >/dev/null
 
@@ -75,9 +83,18 @@ fi
 args=(sweep --strategies "$strategies" --faults "$faults" --tasks "$tasks"
 	--task-kinds thread,process --placements "$placements"
 	--reps "$reps" --min-ms "$min_ms" --fault-ns "$fault_ns")
+if [ "${#perf[@]}" -gt 0 ] && [ -z "$out" ]; then	# perf's reports go beside the results
+	out=results/$(date -u +%Y%m%dT%H%M%SZ)-$(uname -n)
+fi
 [ -n "$out" ] && args+=(--out "$out")
 if [ -n "$set_thp" ]; then
 	[[ $faults == *kernel* ]] || { echo "run.sh: --set-thp: needs real faults (drop --no-kernel)" >&2; exit 2; }
 	args+=(--set-thp "$set_thp")
 fi
-exec "$bin" "${args[@]}" "$@"
+if [ "${#perf[@]}" -eq 0 ]; then
+	exec "$bin" "${args[@]}" "$@"
+fi
+"$bin" "${args[@]}" "$@" || exit
+for what in "${perf[@]}"; do
+	echo "perf $what: $(tools/perf-wrap.sh "$out" "$what")"
+done

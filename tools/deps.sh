@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what hzfbench needs, when it is missing: `build` for make and make
-# test, `run` for run.sh (build plus hwloc's and numactl's tools). Only as root
+# test, `run` for run.sh (build plus hwloc's and numactl's tools), `perf` for
+# run.sh --perf-record and --c2c (run plus linux-perf). Only as root
 # on a Debian/Ubuntu machine (apt-get), and not with HZF_NO_INSTALL set;
 # otherwise it names what is missing and fails.
 set -euo pipefail
@@ -21,7 +22,10 @@ if command -v cc >/dev/null 2>&1; then
 else
 	missing+=(libhwloc-dev libnuma-dev zlib1g-dev)
 fi
-if [ "$want" = run ]; then
+if [ "$want" = perf ]; then
+	command -v perf >/dev/null 2>&1 || missing+=(linux-perf)
+fi
+if [ "$want" = run ] || [ "$want" = perf ]; then
 	command -v lstopo-no-graphics >/dev/null 2>&1 || missing+=(hwloc)
 	command -v numactl >/dev/null 2>&1 || missing+=(numactl)
 fi
