@@ -202,3 +202,48 @@ TEST(samples_are_attributed_to_get_by_address)
 	EXPECT_TRUE(out.get * 20 < out.other);
 	EXPECT_EQ(in.put + out.put, 0);
 }
+
+/*
+ * The hardware smoke test: where the PMU counts cycles, a busy loop has
+ * them, and the per-fault columns are filled. Skipped where it does not
+ * (this KVM machine: ENOENT for every hardware event).
+ */
+TEST(hardware_counters_count_where_there_is_a_pmu)
+{
+	struct zf_perf_list l;
+	struct zf_perf_value v[ZF_PERF_MAX_EVENTS];
+	struct zf_task_sample ts[1] = { { .faults = 1000 } };
+	double cols[ZF_PERF_NCOLS];
+	struct zf_perf_task t;
+	char bad[64];
+	const char *why;
+	volatile unsigned long spin;
+
+	ASSERT_EQ(zf_perf_parse("cycles,instructions,cache-misses", &l, bad, sizeof(bad), &why), 0);
+	zf_perf_open(&t, &l);
+	if (t.err[0]) {
+		zf_perf_close(&t);
+		SKIP("no hardware PMU here: cycles cannot be opened");
+	}
+	zf_perf_start(&t);
+	for (spin = 0; spin < 10000000; spin++)
+		;
+	ASSERT_EQ(zf_perf_read(&t, v), 0);
+	zf_perf_close(&t);
+	EXPECT_TRUE(v[0].count > 10000000);	/* at least a cycle an iteration */
+	EXPECT_TRUE(t.err[1] || v[1].count > 10000000);
+	memcpy(ts[0].perf[ZF_PHASE_FAULT], v, sizeof(v));
+	zf_perf_rep_cols(&l, t.err, ts, 1, cols);
+	EXPECT_TRUE(cols[0] > 10000);		/* cycles per "fault" */
+	EXPECT_TRUE(t.err[2] || !isnan(cols[4]));	/* cache misses per fault */
+}
+
+TEST(a_paranoid_refusal_gets_a_hint_naming_the_knob)
+{
+	char buf[256];
+
+	EXPECT_TRUE(zf_perf_hint(EACCES, buf, sizeof(buf)) != NULL);
+	EXPECT_TRUE(strstr(buf, "/proc/sys/kernel/perf_event_paranoid is ") != NULL);
+	EXPECT_TRUE(zf_perf_hint(EPERM, buf, sizeof(buf)) != NULL);
+	EXPECT_TRUE(zf_perf_hint(ENOENT, buf, sizeof(buf)) == NULL);
+}
