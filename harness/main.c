@@ -87,7 +87,7 @@ static const char common_usage[] =
 "  --events LIST       perf events each task counts on itself: perf's generic\n"
 "                      names or rNNNN, or none (default: cycles, instructions,\n"
 "                      cache and branch misses, task-clock, page-faults, ...)\n"
-"  --profile           sample each task's cpu-clock at 10 kHz, get() and put()\n"
+"  --profile           sample each task's cpu-clock at 1 kHz, get() and put()\n"
 "                      called out of line, for the share of time in each\n"
 "  --set-thp MODE      kernel faults: write MODE (madvise or always) to THP's\n"
 "                      enabled and 1 to use_zero_page for the run, and put back\n"

@@ -120,7 +120,7 @@ if [ "$sw_ok" = 0 ]; then
 elif [ -z "$(col "$out" get_share)" ] && grep -q '"profile": null' "$out/meta.json" &&
 	$bin run --strategy global --tasks 2 --size 256M --reps 2 --min-ms 50 --profile --quiet \
 	--out "$tmp/profile" >"$tmp/log" 2>&1 &&
-	grep -q '"profile": {"period_ns": 100000, "error": null}' "$tmp/profile/meta.json" &&
+	grep -q '"profile": {"period_ns": 1000000, "error": null}' "$tmp/profile/meta.json" &&
 	awk -v g="$(col "$tmp/profile" get_share)" -v p="$(col "$tmp/profile" put_share)" \
 		'BEGIN { exit !(g > 0.02 && g < 1 && p > 0 && p < 1) }' &&
 	$bin show "$tmp/profile" | grep -q '^  global .* 2 tasks: get  *[0-9.]*% put'; then

@@ -178,7 +178,7 @@ TEST(samples_are_attributed_to_get_by_address)
 	struct zf_sampler s;
 	int err;
 
-	err = zf_sampler_open(&s, ZF_PROFILE_PERIOD_NS, __start_hzf_get, __stop_hzf_get,
+	err = zf_sampler_open(&s, 100000, __start_hzf_get, __stop_hzf_get,
 			      __start_hzf_put, __stop_hzf_put);
 	if (err == -EACCES || err == -EPERM)
 		SKIP("perf_event_paranoid refuses cpu-clock sampling");
