@@ -1,0 +1,39 @@
+# cost: ns per fault against tasks, median with the fastest and slowest
+# repetition as error bars, one line per strategy, a panel per task kind.
+# Reads summary.csv: strategy, fault, task_kind, tasks, placement,
+# ns_per_fault_median, ns_per_fault_min, ns_per_fault_max (emulated, compact).
+NAME = "cost"; ARGS_GIVEN = ARGC; RESULTS = ARG1; FORMAT = ARG2
+load system("dirname ".ARG0)."/style.gp"
+
+kinds = ""
+do for [k in "thread process"] {
+	do for [s in strategies] {
+		eval select(sprintf('$%s_%s', s, k), \
+			'(column("tasks")):(column("ns_per_fault_median")):(column("ns_per_fault_min")):(column("ns_per_fault_max"))', \
+			sprintf('strcol("strategy") eq "%s" && strcol("task_kind") eq "%s" && strcol("fault") eq "emulated" && strcol("placement") eq "compact"', s, k))
+	}
+	eval keep_present("have", '$%s_'.k)
+	eval sprintf('have_%s = "%s"', k, have)
+	if (have ne "") { kinds = kinds." ".k }
+}
+if (kinds eq "") { eval skip("no emulated-fault rows at compact placement") }
+eval block_mode
+
+do for [fmt in formats] {
+	eval term(fmt)
+	eval output(fmt)
+	set multiplot layout 1, words(kinds) title chart_title("ns per huge zero read fault (emulated; bars: fastest and slowest repetition)")
+	do for [k in kinds] {
+		set title sprintf("%s tasks", k)
+		set logscale x 2
+		set logscale y 10
+		set xlabel "tasks"
+		set ylabel "ns per fault (log)"
+		set offsets graph 0.03, graph 0.03, 0, 0
+		have = value("have_".k)
+		plot for [s in have] sprintf('$%s_%s', s, k) using 1:2:3:4 with yerrorlines \
+			lc rgb colour(s) dt dash(s) pt point(s) ps 1.6 lw 2.5 title s
+	}
+	unset multiplot
+	unset output
+}

@@ -1,0 +1,56 @@
+# kernel: real huge zero read faults, the running kernel alone (native) and
+# with each strategy's get taken beside every fault: ns per fault against
+# tasks (bars: fastest and slowest repetition), and each strategy's get timed
+# in place as a share of the fault. Reads summary.csv: strategy, fault,
+# task_kind, tasks, placement, ns_per_fault_median, ns_per_fault_min,
+# ns_per_fault_max, get_share_of_fault (kernel faults, compact placement).
+NAME = "kernel"; ARGS_GIVEN = ARGC; RESULTS = ARG1; FORMAT = ARG2
+load system("dirname ".ARG0)."/style.gp"
+
+shares = has_column("get_share_of_fault")
+kinds = ""
+do for [k in "thread process"] {
+	do for [s in strategies] {
+		c = sprintf('strcol("strategy") eq "%s" && strcol("task_kind") eq "%s" && strcol("fault") eq "kernel" && strcol("placement") eq "compact"', s, k)
+		eval select(sprintf('$%s_%s', s, k), '(column("tasks")):(column("ns_per_fault_median")/1000):(column("ns_per_fault_min")/1000):(column("ns_per_fault_max")/1000)', c)
+		if (shares) {
+			eval select(sprintf('$share_%s_%s', s, k), '(column("tasks")):(strcol("get_share_of_fault") ne "" ? 100 * column("get_share_of_fault") : 0)', c)
+		}
+	}
+	eval keep_present("have", '$%s_'.k)
+	eval sprintf('have_%s = "%s"', k, have)
+	if (have ne "") { kinds = kinds." ".k }
+}
+if (kinds eq "") { eval skip("no real-fault rows (run with --fault kernel)") }
+eval block_mode
+
+do for [fmt in formats] {
+	eval term(fmt)
+	eval output(fmt)
+	set multiplot layout (shares ? 2 : 1), words(kinds) title chart_title("Real huge zero read faults: the kernel alone and with each strategy beside it")
+	do for [k in kinds] {
+		set title sprintf("%s tasks: µs per fault", k)
+		set logscale x 2
+		set xlabel ""
+		set ylabel "µs per fault"
+		set yrange [0:*]
+		set offsets graph 0.05, graph 0.05, 0, 0
+		set key bottom right
+		have = value("have_".k)
+		plot for [s in have] sprintf('$%s_%s', s, k) using 1:2:3:4 with yerrorlines \
+			lc rgb colour(s) dt dash(s) pt point(s) ps 1.4 lw 2 title s
+	}
+	if (shares) {
+		do for [k in kinds] {
+			set title sprintf("%s tasks: get timed in place, %% of the fault", k)
+			set xlabel "tasks"
+			set ylabel "% of the fault"
+			set key top left
+			have = value("have_".k)
+			plot for [s in have] sprintf('$share_%s_%s', s, k) using 1:2 with linespoints \
+				lc rgb colour(s) dt dash(s) pt point(s) ps 1.4 lw 2 title s
+		}
+	}
+	unset multiplot
+	unset output
+}
