@@ -53,15 +53,23 @@ test:
 bench:
 	./run.sh
 
+# every chart and report.html of a results folder: make plots RESULTS=results/...
+plots: build/hzfbench
+	@[ -n "$(RESULTS)" ] || { echo "make plots: RESULTS=DIR is needed (a results folder)" >&2; exit 2; }
+	build/hzfbench report "$(RESULTS)"
+
 # hzfbench's real-fault loop against a plain C loop, alternating rounds
 bench-plain:
 	tools/vs-plain.sh
 
+DATADIR ?= $(PREFIX)/share/hzfbench
+
 install: build/hzfbench
-	install -d $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/plots
 	install -m 755 build/hzfbench $(DESTDIR)$(BINDIR)/hzfbench
+	install -m 644 plots/*.gp $(DESTDIR)$(DATADIR)/plots/
 
 clean:
 	rm -rf build
 
-.PHONY: all test bench bench-plain install clean FORCE
+.PHONY: all test bench bench-plain plots install clean FORCE

@@ -3,7 +3,8 @@
 # (every strategy x emulated and real kernel faults x 1..CPU-count tasks in
 # powers of two x threads and processes x compact, plus scatter on machines
 # with more than one package or NUMA node), print the summary table and where
-# the results are. Real faults are left out, with a note, where THP is off.
+# the results are, and render the charts and report.html into that folder.
+# Real faults are left out, with a note, where THP is off.
 set -euo pipefail
 
 usage() {
@@ -83,18 +84,15 @@ fi
 args=(sweep --strategies "$strategies" --faults "$faults" --tasks "$tasks"
 	--task-kinds thread,process --placements "$placements"
 	--reps "$reps" --min-ms "$min_ms" --fault-ns "$fault_ns")
-if [ "${#perf[@]}" -gt 0 ] && [ -z "$out" ]; then	# perf's reports go beside the results
-	out=results/$(date -u +%Y%m%dT%H%M%SZ)-$(uname -n)
-fi
-[ -n "$out" ] && args+=(--out "$out")
+
 if [ -n "$set_thp" ]; then
 	[[ $faults == *kernel* ]] || { echo "run.sh: --set-thp: needs real faults (drop --no-kernel)" >&2; exit 2; }
 	args+=(--set-thp "$set_thp")
 fi
-if [ "${#perf[@]}" -eq 0 ]; then
-	exec "$bin" "${args[@]}" "$@"
-fi
+[ -n "$out" ] || out=results/$(date -u +%Y%m%dT%H%M%SZ)-$(uname -n)	# the report goes there too
+args+=(--out "$out")
 "$bin" "${args[@]}" "$@" || exit
 for what in "${perf[@]}"; do
 	echo "perf $what: $(tools/perf-wrap.sh "$out" "$what")"
 done
+"$bin" report "$out"	# the charts (plots/) and report.html

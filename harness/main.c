@@ -15,6 +15,7 @@
 #include "compat.h"
 #include "numa.h"
 #include "parse.h"
+#include "report.h"
 #include "perfctr.h"
 #include "show.h"
 #include "sysinfo.h"
@@ -742,6 +743,27 @@ static int cmd_probe(int argc, char **argv)
 	return 0;
 }
 
+static const char report_usage[] =
+"usage: hzfbench report DIR\n"
+"  Render every chart of plots/ into DIR/plots (PNG, SVG, PDF; a chart whose\n"
+"  data the folder lacks says why and is left out) and write DIR/report.html:\n"
+"  machine and kernel, a headline, summary.csv's key table, every chart inline.\n"
+"  Needs gnuplot (Debian: gnuplot-nox). HZF_PLOTS names the scripts' folder.\n";
+
+static int cmd_report(int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("%s", report_usage);
+		return 0;
+	}
+	if (argc != 2 || argv[1][0] == '-') {
+		fprintf(stderr, "hzfbench: report: %s\n", argc < 2 ? "DIR missing (hzfbench report --help)" :
+			argc > 2 ? "one results folder at a time" : "not a folder name (hzfbench report --help)");
+		return 2;
+	}
+	return zf_report(argv[1]);
+}
+
 static int cmd_show(int argc, char **argv)
 {
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
@@ -778,6 +800,7 @@ static const struct subcommand subcommands[] = {
 	{ "sweep",	"every configuration of lists into one results folder",	cmd_sweep },
 	{ "topo",	"the machine and the PUs a placement gives, nothing run", cmd_topo },
 	{ "show",	"a results folder's summary as a table",		cmd_show },
+	{ "report",	"a results folder's charts and report.html (gnuplot)",	cmd_report },
 	{ "usemem",	"usemem's spelling of the seed's command, usemem's units too", cmd_usemem },
 	{ "probe",	"reference loops: bare inc_not_zero, pointer read",	cmd_probe },
 	{ "strategies",	"the strategies and what each models",			cmd_strategies },

@@ -369,9 +369,95 @@ for how in "INT process group" "TERM thread parent"; do
 	fi
 done
 
+# --- charts and the report, on the committed fixtures (tests/data) ---
+png_size() {	# width x height of a PNG, from its IHDR
+	od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%d %d", $1*16777216+$2*65536+$3*256+$4, $5*16777216+$6*65536+$7*256+$8 }'
+}
+if command -v gnuplot >/dev/null 2>&1; then
+	charts="scaling cost speedup breakdown counters placement fairness kernel"
+	cp -r tests/data/sample "$tmp/cs"
+	all=1
+	for c in $charts; do
+		gnuplot -c plots/$c.gp "$tmp/cs" >"$tmp/out" 2>&1 || all=0
+		for f in png svg pdf; do [ -s "$tmp/cs/plots/$c.$f" ] || all=0; done
+		read -r w h < <(png_size "$tmp/cs/plots/$c.png")
+		[ "${w:-0}" -ge 1280 ] && [ "${h:-0}" -ge 720 ] || all=0
+		[ -s "$tmp/out" ] && { all=0; cat "$tmp/out"; }	# nothing said: no warning, no skip
+	done
+	if [ $all = 1 ] && head -c 2000 "$tmp/cs/plots/scaling.svg" | grep -q '<svg'; then
+		ok "every chart draws the sample folder in PNG (>= 1280x720), SVG and PDF, silently"
+	else
+		fail "every chart draws the sample folder in PNG (>= 1280x720), SVG and PDF, silently"
+	fi
+	cp -r tests/data/minimal "$tmp/cm"
+	skips=0 drawn=0
+	for c in $charts; do
+		gnuplot -c plots/$c.gp "$tmp/cm" png >"$tmp/out" 2>&1 || { skips=-99; cat "$tmp/out"; }
+		if [ -s "$tmp/cm/plots/$c.png" ]; then drawn=$((drawn + 1)); fi
+		if grep -q "^$c: skipped: " "$tmp/out"; then
+			[ "$(wc -l <"$tmp/out")" = 1 ] && [ ! -e "$tmp/cm/plots/$c.png" ] && skips=$((skips + 1))
+		fi
+	done
+	# minimal has no kernel rows, no perf columns, one placement: those three skip
+	if [ $skips = 3 ] && [ $drawn = 5 ]; then
+		ok "charts whose data a folder lacks skip with one line, the rest draw"
+	else
+		fail "charts whose data a folder lacks skip with one line, the rest draw" "skips=$skips drawn=$drawn"
+	fi
+	cp -r tests/data/counted "$tmp/cc"
+	if gnuplot -c plots/counters.gp "$tmp/cc" svg >"$tmp/out" 2>&1 && [ ! -s "$tmp/out" ] &&
+		grep -q 'cycles' "$tmp/cc/plots/counters.svg" && ! grep -q 'not counted on this machine' "$tmp/cc/plots/counters.svg" &&
+		gnuplot -c plots/counters.gp "$tmp/cs" svg >/dev/null 2>&1 &&
+		grep -q 'not counted on this machine' "$tmp/cs/plots/counters.svg"; then
+		ok "counters: bars where counted, 'not counted on this machine' where not"
+	else
+		fail "counters: bars where counted, 'not counted on this machine' where not" "$(cat "$tmp/out")"
+	fi
+	if ! gnuplot -c plots/cost.gp "$tmp/cs" gif >"$tmp/out" 2>&1 && grep -q 'gif: not a format' "$tmp/out" &&
+		! gnuplot -c plots/cost.gp >"$tmp/out" 2>&1 && grep -q '^usage: ' "$tmp/out" &&
+		! gnuplot -c plots/cost.gp "$tmp/nonexistent" >/dev/null 2>&1; then
+		ok "a chart refuses a bad format, a missing folder and no arguments"
+	else
+		fail "a chart refuses a bad format, a missing folder and no arguments" "$(cat "$tmp/out")"
+	fi
+	cp -r tests/data/sample "$tmp/rs"
+	if $bin report "$tmp/rs" >"$tmp/out" 2>"$tmp/err" && [ -s "$tmp/rs/report.html" ] &&
+		[ "$(grep -c '<svg' "$tmp/rs/report.html")" = 8 ] &&
+		grep -q '<p class=headline>At 2 thread tasks (emulated faults), persistent is [0-9.]*× global; mmflag [0-9.]*×' "$tmp/rs/report.html" &&
+		grep -q '^report: ' "$tmp/out"; then
+		ok "report: every chart inline, the headline computed, one file"
+	else
+		fail "report: every chart inline, the headline computed, one file" "$(cat "$tmp/err")"
+	fi
+	cp -r tests/data/minimal "$tmp/rm"
+	if $bin report "$tmp/rm" >/dev/null 2>"$tmp/err" && [ "$(grep -c '<svg' "$tmp/rm/report.html")" = 5 ] &&
+		grep -q 'Charts left out' "$tmp/rm/report.html" && [ "$(grep -c 'skipped: ' "$tmp/err")" = 3 ] &&
+		! $bin report "$tmp/nonexistent" 2>/dev/null && ! $bin report 2>/dev/null; then
+		ok "report: a folder missing optional columns leaves those charts out, saying why"
+	else
+		fail "report: a folder missing optional columns leaves those charts out, saying why" "$(cat "$tmp/err")"
+	fi
+	browser=$(command -v chromium || command -v chromium-browser || true)
+	if [ -n "$browser" ]; then
+		"$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1600,2400 \
+			--screenshot="$tmp/shot.png" "file://$tmp/rs/report.html" >"$tmp/out" 2>&1
+		read -r w h < <(png_size "$tmp/shot.png" 2>/dev/null)
+		# a blank 1600x2400 page compresses to a few kB; charts and a table do not
+		if [ "${w:-0}" = 1600 ] && [ "$(wc -c <"$tmp/shot.png")" -gt 40000 ]; then
+			ok "report.html renders in headless Chromium"
+		else
+			fail "report.html renders in headless Chromium" "$(tail -5 "$tmp/out")"
+		fi
+	else
+		skip "report.html in headless Chromium" "chromium is not installed (CI installs it)"
+	fi
+else
+	skip "charts and report" "gnuplot is not installed (gnuplot-nox)"
+fi
+
 # --- help and version ---
 helps=0
-for c in run sweep topo show probe usemem; do
+for c in run sweep topo show probe usemem report; do
 	$bin $c --help >"$tmp/out" 2>&1 && grep -q "usage: hzfbench $c" "$tmp/out" || helps=1
 done
 if [ $helps -eq 0 ] && $bin --help | grep -q sweep && $bin --version | grep -q '^hzfbench '; then

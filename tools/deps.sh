@@ -7,7 +7,7 @@
 set -euo pipefail
 
 want=${1:-build}
-build_pkgs=(gcc make pkg-config libhwloc-dev libnuma-dev zlib1g-dev)
+build_pkgs=(gcc make pkg-config libhwloc-dev libnuma-dev zlib1g-dev gnuplot-nox)
 run_pkgs=(hwloc numactl)
 
 missing=()
@@ -15,6 +15,7 @@ have_header() { printf '#include <%s>\n' "$1" | cc -E -x c - >/dev/null 2>&1; }
 command -v cc >/dev/null 2>&1 || missing+=(gcc)
 command -v make >/dev/null 2>&1 || missing+=(make)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+command -v gnuplot >/dev/null 2>&1 || missing+=(gnuplot-nox)	# the charts, and their tests
 if command -v cc >/dev/null 2>&1; then
 	have_header hwloc.h || missing+=(libhwloc-dev)
 	have_header numa.h || missing+=(libnuma-dev)

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The charts and report.html of a results folder: see report.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "csv.h"
+#include "json.h"
+#include "report.h"
+#include "sysinfo.h"
+
+const char *const zf_charts[] = {
+	"scaling", "cost", "speedup", "breakdown", "counters", "placement", "fairness", "kernel",
+	NULL,
+};
+
+static bool is_dir_with(const char *dir, const char *file)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return access(path, R_OK) == 0;
+}
+
+int zf_plots_dir(char *out, size_t len)
+{
+	static const char *const beside[] = { "../plots", "../share/hzfbench/plots" };
+	const char *env = getenv("HZF_PLOTS");
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+	size_t i;
+
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		return is_dir_with(out, "style.gp") ? 0 : -ENOENT;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return -ENOENT;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -ENOENT;
+	*slash = '\0';
+	for (i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
+		snprintf(out, len, "%s/%s", exe, beside[i]);
+		if (is_dir_with(out, "style.gp"))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/* gnuplot -c SCRIPT DIR, its stderr into msg; the exit status, or -errno */
+static int run_gnuplot(const char *script, const char *dir, struct zf_buf *msg)
+{
+	int fds[2], status;
+	char chunk[512];
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(fds))
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		int devnull = open("/dev/null", O_WRONLY);
+
+		dup2(fds[1], STDERR_FILENO);
+		if (devnull >= 0)
+			dup2(devnull, STDOUT_FILENO);
+		close(fds[0]);
+		execlp("gnuplot", "gnuplot", "-c", script, dir, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], chunk, sizeof(chunk))) > 0)
+		zf_buf_printf(msg, "%.*s", (int)n, chunk);
+	close(fds[0]);
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void html_text(struct zf_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': zf_buf_printf(b, "&lt;"); break;
+		case '>': zf_buf_printf(b, "&gt;"); break;
+		case '&': zf_buf_printf(b, "&amp;"); break;
+		case '"': zf_buf_printf(b, "&quot;"); break;
+		default: zf_buf_printf(b, "%c", *s);
+		}
+	}
+}
+
+/* the value of strategy's row in kind's emulated compact rows at tasks; NAN if none */
+static double value_at(const struct zf_csv *c, const char *strategy, const char *fault,
+		       const char *kind, long tasks, const char *col)
+{
+	int s = zf_csv_col(c, "strategy"), f = zf_csv_col(c, "fault"), k = zf_csv_col(c, "task_kind");
+	int t = zf_csv_col(c, "tasks"), p = zf_csv_col(c, "placement"), v = zf_csv_col(c, col);
+	size_t i;
+
+	if (s < 0 || f < 0 || k < 0 || t < 0 || p < 0 || v < 0)
+		return NAN;
+	for (i = 0; i < c->nrows; i++) {
+		char **r = c->rows[i];
+
+		if (!strcmp(r[s], strategy) && !strcmp(r[f], fault) && !strcmp(r[k], kind) &&
+		    atol(r[t]) == tasks && !strcmp(r[p], "compact") && *r[v])
+			return atof(r[v]);
+	}
+	return NAN;
+}
+
+static long most_tasks(const struct zf_csv *c, const char *fault, const char *kind)
+{
+	int f = zf_csv_col(c, "fault"), k = zf_csv_col(c, "task_kind"), t = zf_csv_col(c, "tasks");
+	long most = 0;
+	size_t i;
+
+	for (i = 0; f >= 0 && k >= 0 && t >= 0 && i < c->nrows; i++)
+		if (!strcmp(c->rows[i][f], fault) && !strcmp(c->rows[i][k], kind) &&
+		    atol(c->rows[i][t]) > most)
+			most = atol(c->rows[i][t]);
+	return most;
+}
+
+void zf_report_headline(const char *text, char *out, size_t len)
+{
+	static const char *const kinds[] = { "thread", "process" };
+	struct zf_csv c;
+	size_t line, i, used = 0;
+
+	out[0] = '\0';
+	if (zf_csv_parse(text, &c, &line))
+		return;
+	for (i = 0; i < 2; i++) {
+		long n = most_tasks(&c, "emulated", kinds[i]);
+		double g = value_at(&c, "global", "emulated", kinds[i], n, "faults_per_sec_median");
+		double p = value_at(&c, "persistent", "emulated", kinds[i], n, "faults_per_sec_median");
+		double m = value_at(&c, "mmflag", "emulated", kinds[i], n, "faults_per_sec_median");
+
+		if (!n || isnan(g) || g <= 0 || (isnan(p) && isnan(m)))
+			continue;
+		used += snprintf(out + used, used < len ? len - used : 0,
+				 "%sAt %ld %s task%s (emulated faults), ", used ? " " : "", n, kinds[i],
+				 n == 1 ? "" : "s");
+		if (!isnan(p))
+			used += snprintf(out + used, used < len ? len - used : 0,
+					 "persistent is %.1f× global%s", p / g, isnan(m) ? "." : "; ");
+		if (!isnan(m))
+			used += snprintf(out + used, used < len ? len - used : 0, "mmflag %.1f×.",
+					 m / g);
+	}
+	for (i = 0; i < 2; i++) {
+		long n = most_tasks(&c, "kernel", kinds[i]);
+		double share = value_at(&c, "global", "kernel", kinds[i], n, "get_share_of_fault");
+		double ns = value_at(&c, "global", "kernel", kinds[i], n, "get_ns_in_fault_median");
+
+		if (!n || isnan(share) || isnan(ns))
+			continue;
+		used += snprintf(out + used, used < len ? len - used : 0,
+				 "%sOn real faults at %ld %s task%s, global's get is %.1f ns, %.2f%% of the fault.",
+				 used ? " " : "", n, kinds[i], n == 1 ? "" : "s", ns, 100 * share);
+	}
+	zf_csv_free(&c);
+}
+
+static const char *const table_cols[] = {
+	"strategy", "fault", "task_kind", "tasks", "placement", "ns_per_fault_median",
+	"ns_per_fault_min", "ns_per_fault_max", "faults_per_sec_median",
+	"teardown_ns_per_fault_median", "fairness_min_max", "get_share_of_fault", "get_share",
+};
+
+static void key_table(struct zf_buf *b, const char *text)
+{
+	struct zf_csv c;
+	size_t line, i, j, n = sizeof(table_cols) / sizeof(table_cols[0]);
+	int col[sizeof(table_cols) / sizeof(table_cols[0])];
+
+	if (zf_csv_parse(text, &c, &line)) {
+		zf_buf_printf(b, "<p>summary.csv could not be read.</p>\n");
+		return;
+	}
+	zf_buf_printf(b, "<table>\n<tr>");
+	for (j = 0; j < n; j++) {
+		col[j] = zf_csv_col(&c, table_cols[j]);
+		if (col[j] >= 0)
+			zf_buf_printf(b, "<th>%s</th>", table_cols[j]);
+	}
+	zf_buf_printf(b, "</tr>\n");
+	for (i = 0; i < c.nrows; i++) {
+		zf_buf_printf(b, "<tr>");
+		for (j = 0; j < n; j++) {
+			if (col[j] < 0)
+				continue;
+			zf_buf_printf(b, j < 5 ? "<td>" : "<td class=n>");
+			html_text(b, c.rows[i][col[j]]);
+			zf_buf_printf(b, "</td>");
+		}
+		zf_buf_printf(b, "</tr>\n");
+	}
+	zf_buf_printf(b, "</table>\n");
+	zf_csv_free(&c);
+}
+
+/* the chart's SVG from its <svg> on, or NULL */
+static char *svg_of(const char *dir, const char *chart)
+{
+	char path[PATH_MAX + 64], *text, *svg;
+	struct stat st;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/plots/%s.svg", dir, chart);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	if (fstat(fileno(f), &st) || !(text = calloc(st.st_size + 1, 1))) {
+		fclose(f);
+		return NULL;
+	}
+	if (fread(text, 1, st.st_size, f) != (size_t)st.st_size) {
+		fclose(f);
+		free(text);
+		return NULL;
+	}
+	fclose(f);
+	svg = strstr(text, "<svg");
+	if (!svg) {
+		free(text);
+		return NULL;
+	}
+	memmove(text, svg, strlen(svg) + 1);
+	return text;
+}
+
+static char *read_all(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 32], *text;
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !(text = calloc(st.st_size + 1, 1))) {
+		close(fd);
+		return NULL;
+	}
+	if (read(fd, text, st.st_size) != st.st_size) {
+		free(text);
+		text = NULL;
+	}
+	close(fd);
+	return text;
+}
+
+static void meta_line(struct zf_buf *b, const char *meta, const char *label, const char *path)
+{
+	char v[512];
+
+	if (!meta || zf_json_get(meta, path, v, sizeof(v)))
+		return;
+	zf_buf_printf(b, "<tr><th>%s</th><td>", label);
+	html_text(b, v);
+	zf_buf_printf(b, "</td></tr>\n");
+}
+
+/* what the report says of the machine: label, meta.json path */
+static const char *const meta_rows[][2] = {
+	{ "host", "host" }, { "CPU", "cpu_model" }, { "online CPUs", "online_cpus" },
+	{ "kernel", "kernel_release" }, { "THP enabled", "thp.enabled" },
+	{ "use_zero_page", "thp.use_zero_page" },
+	{ "PERSISTENT_HUGE_ZERO_FOLIO", "config_persistent_huge_zero_folio" },
+	{ "the kernel counts as", "kernel_strategy" }, { "started", "start_time" },
+	{ "ended", "end_time" }, { "complete", "complete" }, { "hzfbench", "git_revision" },
+};
+
+static const char css[] =
+	"body{font-family:sans-serif;max-width:1700px;margin:2em auto;color:#222}"
+	"h1{font-size:1.6em}h2{font-size:1.2em;margin-top:2em}"
+	"table{border-collapse:collapse;font-size:.9em}td,th{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:left}"
+	"td.n{text-align:right;font-variant-numeric:tabular-nums}"
+	".headline{font-size:1.2em;background:#f4f4f4;padding:.8em 1em;border-left:4px solid #D55E00}"
+	"figure{margin:1.5em 0}figure svg{width:100%;height:auto}figcaption{font-size:.9em;color:#555}"
+	".skipped{color:#777;font-style:italic}";
+
+int zf_report(const char *dir)
+{
+	char plots[PATH_MAX], script[PATH_MAX + 64], headline[1024], path[PATH_MAX + 32];
+	char tmp[PATH_MAX + 48];
+	char *summary = read_all(dir, "summary.csv"), *meta = read_all(dir, "meta.json");
+	struct zf_buf html = { 0 }, skipped = { 0 };
+	int ret = 0, i;
+	FILE *f;
+
+	if (!summary) {
+		fprintf(stderr, "hzfbench: report: %s: no summary.csv\n", dir);
+		free(meta);
+		return 2;
+	}
+	if (zf_plots_dir(plots, sizeof(plots))) {
+		fprintf(stderr, "hzfbench: report: the gnuplot scripts (plots/) are not beside the binary; set HZF_PLOTS\n");
+		ret = 1;
+		goto out;
+	}
+	zf_buf_printf(&html, "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>"
+		      "<title>hzfbench report</title><style>%s</style></head><body>\n", css);
+	zf_buf_printf(&html, "<h1>hzfbench: what it costs many CPUs to share one page of zeroes</h1>\n");
+	zf_report_headline(summary, headline, sizeof(headline));
+	if (headline[0]) {
+		zf_buf_printf(&html, "<p class=headline>");
+		html_text(&html, headline);
+		zf_buf_printf(&html, "</p>\n");
+	}
+	zf_buf_printf(&html, "<table>\n");
+	for (i = 0; i < (int)(sizeof(meta_rows) / sizeof(meta_rows[0])); i++)
+		meta_line(&html, meta, meta_rows[i][0], meta_rows[i][1]);
+	zf_buf_printf(&html, "</table>\n<h2>summary.csv</h2>\n");
+	key_table(&html, summary);
+	for (i = 0; zf_charts[i]; i++) {
+		struct zf_buf msg = { 0 };
+		char *svg;
+		int rc;
+
+		snprintf(script, sizeof(script), "%s/%s.gp", plots, zf_charts[i]);
+		rc = run_gnuplot(script, dir, &msg);
+		if (rc == 127 || rc < 0) {
+			fprintf(stderr, "hzfbench: report: cannot run gnuplot (Debian: gnuplot-nox)\n");
+			zf_buf_free(&msg);
+			ret = 1;
+			goto out;
+		}
+		if (rc) {
+			fprintf(stderr, "hzfbench: report: %s: gnuplot failed (%d): %s", zf_charts[i], rc,
+				msg.text ? msg.text : "\n");
+			ret = 1;
+		}
+		if (msg.text && strstr(msg.text, ": skipped: ")) {
+			fprintf(stderr, "%s", msg.text);
+			zf_buf_printf(&skipped, "<li>");
+			html_text(&skipped, msg.text);
+			zf_buf_printf(&skipped, "</li>\n");
+		}
+		zf_buf_free(&msg);
+		svg = svg_of(dir, zf_charts[i]);
+		if (!svg)
+			continue;
+		zf_buf_printf(&html, "<h2>%s</h2>\n<figure>%s<figcaption>plots/%s.png, .svg, .pdf"
+			      "</figcaption></figure>\n", zf_charts[i], svg, zf_charts[i]);
+		free(svg);
+	}
+	if (skipped.text)
+		zf_buf_printf(&html, "<h2>Charts left out</h2>\n<ul class=skipped>\n%s</ul>\n",
+			      skipped.text);
+	zf_buf_printf(&html, "</body></html>\n");
+	snprintf(path, sizeof(path), "%s/report.html", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f || html.oom || fputs(html.text, f) < 0 || fflush(f) || fsync(fileno(f))) {
+		fprintf(stderr, "hzfbench: report: %s: cannot be written\n", path);
+		if (f)
+			fclose(f);
+		unlink(tmp);
+		ret = 1;
+		goto out;
+	}
+	fclose(f);
+	if (rename(tmp, path)) {
+		fprintf(stderr, "hzfbench: report: %s: %s\n", path, strerror(errno));
+		ret = 1;
+		goto out;
+	}
+	printf("report: %s\n", path);
+out:
+	zf_buf_free(&html);
+	zf_buf_free(&skipped);
+	free(summary);
+	free(meta);
+	return ret;
+}
