@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "../bench/probe.h"
 #include "../bench/strategy.h"
 #include "compat.h"
+#include "compare.h"
 #include "numa.h"
 #include "parse.h"
 #include "report.h"
@@ -49,6 +51,7 @@ enum {
 	OPT_STRATEGY = 256, OPT_TASKS, OPT_TASK_KIND, OPT_PLACEMENT, OPT_SIZE, OPT_STEP,
 	OPT_FAULT_NS, OPT_REPS, OPT_WARMUP, OPT_MIN_MS, OPT_COUNTER_NODE, OPT_OUT,
 	OPT_QUIET, OPT_TOPOLOGY, OPT_SUMMARY, OPT_FAULT, OPT_SET_THP, OPT_EVENTS, OPT_PROFILE,
+	OPT_INJECT,
 };
 
 static const char run_usage[] =
@@ -90,6 +93,8 @@ static const char common_usage[] =
 "                      cache and branch misses, task-clock, page-faults, ...)\n"
 "  --profile           sample each task's cpu-clock at 1 kHz, get() and put()\n"
 "                      called out of line, for the share of time in each\n"
+"  --inject-ns S=NS    for testing compare: strategy S alone gets NS more busy\n"
+"                      work per fault (recorded in meta.json options.inject)\n"
 "  --set-thp MODE      kernel faults: write MODE (madvise or always) to THP's\n"
 "                      enabled and 1 to use_zero_page for the run, and put back\n"
 "                      what was there at exit and on Ctrl-C (default: write nothing)\n"
@@ -117,6 +122,7 @@ static const struct option run_options[] = {
 	{ "set-thp", required_argument, NULL, OPT_SET_THP },
 	{ "events", required_argument, NULL, OPT_EVENTS },
 	{ "profile", no_argument, NULL, OPT_PROFILE },
+	{ "inject-ns", required_argument, NULL, OPT_INJECT },
 	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
@@ -233,6 +239,19 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 			break;
 		case OPT_QUIET: o->sw.quiet = true; break;
 		case OPT_PROFILE: o->sw.profile = true; break;
+		case OPT_INJECT: {
+			const char *eq = strchr(optarg, '=');
+			char name[32];
+
+			if (!eq || eq == optarg || (size_t)(eq - optarg) >= sizeof(name))
+				return bad("--inject-ns", optarg, "not STRATEGY=NS");
+			snprintf(name, sizeof(name), "%.*s", (int)(eq - optarg), optarg);
+			o->sw.inject = zf_strategy_find(name);
+			if (!o->sw.inject || !o->sw.inject->fault_pass)
+				return bad("--inject-ns", optarg, "not an emulated strategy (global, mmflag, persistent)");
+			err = parse_num_opt("--inject-ns", eq + 1, 1, 10000000, &o->sw.inject_ns);
+			break;
+		}
 		case OPT_SUMMARY: o->summary = true; break;
 		case OPT_SIZE:
 			o->size_arg = optarg;
@@ -743,6 +762,101 @@ static int cmd_probe(int argc, char **argv)
 	return 0;
 }
 
+static const char compare_usage[] =
+"usage: hzfbench compare BASE_DIR NEW_DIR [options]\n"
+"  Match the two folders' configurations by their key columns and hold each\n"
+"  metric's repetitions against each other: median ± %stddev, %change, and\n"
+"  the two-sided Mann-Whitney U p-value. Writes compare.csv and compare.json\n"
+"  (into NEW_DIR, or --out). Exit status 1 when a configuration regressed:\n"
+"  p < alpha and worse by more than the threshold; 0 otherwise; 2 on bad input.\n"
+"  --metric LIST       ns_per_fault, faults_per_sec, teardown_ns_per_fault,\n"
+"                      fairness_min_max, get_ns_in_fault (default: the first three)\n"
+"  --threshold PCT     the change that counts as a regression (default 10)\n"
+"  --alpha A           the significance level (default 0.05)\n"
+"  --out DIR           where compare.csv and compare.json go (default NEW_DIR)\n"
+"  --quiet             no table\n";
+
+/* a decimal number in [min, max], all of arg */
+static int parse_double_opt(const char *opt, const char *arg, double min, double max, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (!*arg || *end || errno || isnan(*out))
+		return bad(opt, arg, "not a number");
+	if (*out < min || *out > max) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "out of range (%g to %g)", min, max);
+		return bad(opt, arg, why);
+	}
+	return 0;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "metric", required_argument, NULL, 'm' }, { "threshold", required_argument, NULL, 't' },
+		{ "alpha", required_argument, NULL, 'a' }, { "out", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct zf_compare_opts o = { .threshold_pct = 10, .alpha = 0.05,
+				     .metrics = { "ns_per_fault", "faults_per_sec", "teardown_ns_per_fault" },
+				     .nmetrics = 3 };
+	char *list = NULL;
+	int c, err = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1 && !err) {
+		switch (c) {
+		case 'm': list = optarg; break;
+		case 't': err = parse_double_opt("--threshold", optarg, 0, 1e6, &o.threshold_pct); break;
+		case 'a': err = parse_double_opt("--alpha", optarg, 1e-9, 1, &o.alpha); break;
+		case 'o': o.out = optarg; break;
+		case 'q': o.quiet = true; break;
+		case 'h': printf("%s", compare_usage); return 0;
+		default:
+			fprintf(stderr, "hzfbench: compare: %s: %s\n", argv[optind - 1],
+				optopt ? "needs a value" : "unknown option");
+			return 2;
+		}
+	}
+	if (err)
+		return err;
+	if (list) {
+		char *copy = strdup(list), *w, *save = NULL;
+
+		o.nmetrics = 0;
+		for (w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+			bool higher;
+
+			if (!zf_compare_metric_known(w, &higher) || o.nmetrics == 8) {
+				err = bad("--metric", w, o.nmetrics == 8 ? "too many metrics" :
+					  "not a metric (ns_per_fault, faults_per_sec, teardown_ns_per_fault, fairness_min_max, get_ns_in_fault)");
+				break;
+			}
+			o.metrics[o.nmetrics++] = list + (w - copy);
+			list[w - copy + strlen(w)] = '\0';
+		}
+		free(copy);
+		if (!err && !o.nmetrics)
+			err = bad("--metric", list, "empty list");
+		if (err)
+			return err;
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "hzfbench: compare: %s (hzfbench compare --help)\n",
+			argc - optind < 2 ? "BASE_DIR and NEW_DIR are needed" : "two folders, no more");
+		return 2;
+	}
+	o.base = argv[optind];
+	o.new_dir = argv[optind + 1];
+	return zf_compare(&o, stdout);
+}
+
 static const char report_usage[] =
 "usage: hzfbench report DIR\n"
 "  Render every chart of plots/ into DIR/plots (PNG, SVG, PDF; a chart whose\n"
@@ -801,6 +915,7 @@ static const struct subcommand subcommands[] = {
 	{ "topo",	"the machine and the PUs a placement gives, nothing run", cmd_topo },
 	{ "show",	"a results folder's summary as a table",		cmd_show },
 	{ "report",	"a results folder's charts and report.html (gnuplot)",	cmd_report },
+	{ "compare",	"two results folders, LKP style; exit 1 on a regression", cmd_compare },
 	{ "usemem",	"usemem's spelling of the seed's command, usemem's units too", cmd_usemem },
 	{ "probe",	"reference loops: bare inc_not_zero, pointer read",	cmd_probe },
 	{ "strategies",	"the strategies and what each models",			cmd_strategies },

@@ -67,7 +67,11 @@ static void options_json(struct zf_results *r, const struct zf_sweep *sw)
 		zf_buf_printf(b, "%s", i ? ", " : "");
 		zf_buf_json_str(b, sw->events.ev[i].name);
 	}
-	zf_buf_printf(b, "], \"profile\": %s}", sw->profile ? "true" : "false");
+	zf_buf_printf(b, "], \"profile\": %s, \"inject\": ", sw->profile ? "true" : "false");
+	if (sw->inject)
+		zf_buf_printf(b, "{\"strategy\": \"%s\", \"ns\": %lu}}", sw->inject->name, sw->inject_ns);
+	else
+		zf_buf_printf(b, "null}");
 }
 
 /* every plan is made before anything runs: a bad combination fails at once */
@@ -133,7 +137,7 @@ static bool config_of(const struct zf_sweep *sw, struct zf_plan *plans, size_t c
 		.plan = &plans[p * sw->ntasks + t],
 		.faults_per_pass = sw->size / sw->step,
 		.step = sw->step,
-		.fault_ns = sw->fault_ns,
+		.fault_ns = sw->fault_ns + (sw->inject == sw->strategies[s] ? sw->inject_ns : 0),
 		.busy_iters_per_ns = busy_iters_per_ns,
 		.reps = 1,
 		.warmup = sw->warmup,

@@ -27,6 +27,8 @@ struct zf_sweep {
 	int counter_node;
 	struct zf_perf_list events;	/* counted by every task of every run */
 	bool profile;			/* sample where each task's time goes */
+	const struct zf_strategy *inject;	/* --inject-ns: this strategy gets inject_ns more */
+	unsigned long inject_ns;
 	const char *out;		/* NULL: results/<time>-<host> */
 	bool quiet;			/* no progress and no table */
 	char *dir_out;			/* when set: the folder written, dir_out_len bytes at most */

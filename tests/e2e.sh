@@ -369,6 +369,48 @@ for how in "INT process group" "TERM thread parent"; do
 	fi
 done
 
+# --- compare: configurations matched by key, regressions flagged, exit codes ---
+cmp_base=$tmp/cmp-base cmp_new=$tmp/cmp-new cmp_more=$tmp/cmp-more
+$bin sweep --strategies global,persistent --tasks 1 --task-kinds thread --size 256M --reps 5 \
+	--min-ms 20 --quiet --out "$cmp_base" >/dev/null 2>&1
+$bin sweep --strategies global,persistent --tasks 1 --task-kinds thread --size 256M --reps 5 \
+	--min-ms 20 --inject-ns persistent=200 --quiet --out "$cmp_new" >/dev/null 2>&1
+$bin sweep --strategies global,persistent --tasks 1,2 --task-kinds thread --size 256M --reps 5 \
+	--min-ms 20 --quiet --out "$cmp_more" >/dev/null 2>&1
+$bin compare "$cmp_base" "$cmp_new" --metric ns_per_fault --threshold 100 >"$tmp/out" 2>&1
+rc=$?
+if [ $rc = 1 ] && grep -q '^ns_per_fault,persistent,emulated,thread,1,compact,.*,regressed$' "$cmp_new/compare.csv" &&
+	grep -q '^ns_per_fault,global,emulated,thread,1,compact,.*,same$' "$cmp_new/compare.csv" &&
+	[ "$(grep -c ',regressed$' "$cmp_new/compare.csv")" = 1 ] && grep -q '"regressed": 1' "$cmp_new/compare.json" &&
+	grep -q 'persistent,emulated,thread,1,compact,2097152,128  regressed' "$tmp/out"; then
+	ok "compare flags exactly the configuration slowed down and exits 1"
+else
+	fail "compare flags exactly the configuration slowed down and exits 1" "rc=$rc" "$(cat "$tmp/out")"
+fi
+$bin compare "$cmp_base" "$cmp_more" --threshold 100 --out "$tmp" >"$tmp/out" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q 'only in new: global,emulated,thread,2,compact' "$tmp/out" &&
+	grep -q 'only in new: persistent,emulated,thread,2,compact' "$tmp/out" &&
+	[ "$(grep -c ',only-in-new$' "$tmp/compare.csv")" = 2 ] && grep -q '"on_one_side_only": 2' "$tmp/compare.json" &&
+	$bin compare "$cmp_more" "$cmp_base" --threshold 100 --quiet --out "$tmp" >/dev/null 2>&1 &&
+	[ "$(grep -c ',only-in-base$' "$tmp/compare.csv")" = 2 ]; then
+	ok "compare lists configurations on one side only, in the table and the files"
+else
+	fail "compare lists configurations on one side only, in the table and the files" "rc=$rc" "$(cat "$tmp/out")"
+fi
+cmp_bad=0
+$bin compare "$cmp_base" "$tmp/nonexistent" >/dev/null 2>&1; [ $? = 2 ] || cmp_bad=1
+$bin compare "$cmp_base" >/dev/null 2>&1; [ $? = 2 ] || cmp_bad=1
+$bin compare "$cmp_base" "$cmp_new" --metric bogus >/dev/null 2>"$tmp/err"; [ $? = 2 ] || cmp_bad=1
+grep -q -- '--metric: bogus: not a metric' "$tmp/err" || cmp_bad=1
+$bin compare "$cmp_base" "$cmp_new" --alpha 2 >/dev/null 2>&1; [ $? = 2 ] || cmp_bad=1
+$bin compare "$cmp_base" "$tmp/noperf" >/dev/null 2>"$tmp/err"; [ $? = 2 ] || cmp_bad=1
+if [ $cmp_bad = 0 ] && grep -q 'no configuration in common' "$tmp/err"; then
+	ok "compare exits 2 on bad input: a missing folder, arguments, metric, alpha, nothing in common"
+else
+	fail "compare exits 2 on bad input: a missing folder, arguments, metric, alpha, nothing in common" "$(cat "$tmp/err")"
+fi
+
 # --- charts and the report, on the committed fixtures (tests/data) ---
 png_size() {	# width x height of a PNG, from its IHDR
 	od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%d %d", $1*16777216+$2*65536+$3*256+$4, $5*16777216+$6*65536+$7*256+$8 }'
@@ -457,7 +499,7 @@ fi
 
 # --- help and version ---
 helps=0
-for c in run sweep topo show probe usemem report; do
+for c in run sweep topo show probe usemem report compare; do
 	$bin $c --help >"$tmp/out" 2>&1 && grep -q "usage: hzfbench $c" "$tmp/out" || helps=1
 done
 if [ $helps -eq 0 ] && $bin --help | grep -q sweep && $bin --version | grep -q '^hzfbench '; then

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Two results folders held against each other: see compare.h. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../bench/probe.h"
+#include "buf.h"
+#include "compare.h"
+#include "csv.h"
+#include "results.h"
+#include "stats.h"
+
+static const char *const key_cols[] = {
+	"strategy", "fault", "task_kind", "tasks", "placement", "step", "faults_per_pass",
+};
+#define NKEYS (sizeof(key_cols) / sizeof(key_cols[0]))
+
+static const struct {
+	const char *name;
+	bool higher_better;
+} metrics[] = {
+	{ "ns_per_fault", false }, { "faults_per_sec", true }, { "teardown_ns_per_fault", false },
+	{ "fairness_min_max", true }, { "get_ns_in_fault", false },
+};
+
+bool zf_compare_metric_known(const char *name, bool *higher)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
+		if (!strcmp(metrics[i].name, name)) {
+			*higher = metrics[i].higher_better;
+			return true;
+		}
+	return false;
+}
+
+/* one configuration's key, as "strategy,fault,...": the rows' common text */
+static void key_of(const struct zf_csv *c, const int *col, char **row, char *out, size_t len)
+{
+	size_t i, used = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < NKEYS; i++)
+		used += snprintf(out + used, used < len ? len - used : 0, "%s%s", i ? "," : "",
+				 row[col[i]]);
+	(void)c;
+}
+
+struct side {
+	struct zf_csv csv;
+	int key[NKEYS], check;
+	char (*keys)[256];	/* per row */
+};
+
+static int load(const char *dir, struct side *s)
+{
+	char path[PATH_MAX + 16];
+	size_t line, i;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/samples.csv", dir);
+	err = zf_csv_read(path, &s->csv, &line);
+	if (err) {
+		fprintf(stderr, "hzfbench: compare: %s: %s%s\n", path, strerror(-err),
+			err == -EINVAL ? " (not a samples.csv)" : "");
+		return err;
+	}
+	for (i = 0; i < NKEYS; i++) {
+		s->key[i] = zf_csv_col(&s->csv, key_cols[i]);
+		if (s->key[i] < 0) {
+			fprintf(stderr, "hzfbench: compare: %s: no column %s\n", path, key_cols[i]);
+			zf_csv_free(&s->csv);
+			return -EINVAL;
+		}
+	}
+	s->check = zf_csv_col(&s->csv, "kernel_check");
+	s->keys = calloc(s->csv.nrows ? s->csv.nrows : 1, sizeof(*s->keys));
+	if (!s->keys) {
+		zf_csv_free(&s->csv);
+		return -ENOMEM;
+	}
+	for (i = 0; i < s->csv.nrows; i++)
+		key_of(&s->csv, s->key, s->csv.rows[i], s->keys[i], sizeof(s->keys[i]));
+	return 0;
+}
+
+/* the metric's values of key's repetitions (verified ones only, for real faults) */
+static size_t values(const struct side *s, const char *key, int col, double *v, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->csv.nrows && n < max; i++) {
+		char **row = s->csv.rows[i];
+
+		if (strcmp(s->keys[i], key) || !*row[col])
+			continue;
+		if (s->check >= 0 && *row[s->check] && strcmp(row[s->check], "ok"))
+			continue;	/* the kernel fell back: not a measurement of the same thing */
+		v[n++] = atof(row[col]);
+	}
+	return n;
+}
+
+static bool first_of(const struct side *s, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < i; k++)
+		if (!strcmp(s->keys[k], s->keys[i]))
+			return false;
+	return true;
+}
+
+static bool has_key(const struct side *s, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < s->csv.nrows; i++)
+		if (!strcmp(s->keys[i], key))
+			return true;
+	return false;
+}
+
+static double median_of(const double *v, size_t n)
+{
+	double *c = malloc((n ? n : 1) * sizeof(double)), m;
+
+	if (!c)
+		return NAN;
+	memcpy(c, v, n * sizeof(double));
+	m = n ? zf_median(c, n) : NAN;
+	free(c);
+	return m;
+}
+
+static int write_file(const char *dir, const char *name, const struct zf_buf *b)
+{
+	char path[PATH_MAX + 32], tmp[PATH_MAX + 40];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f || b->oom || fputs(b->text ? b->text : "", f) < 0 || fflush(f) || fsync(fileno(f))) {
+		if (f)
+			fclose(f);
+		unlink(tmp);
+		fprintf(stderr, "hzfbench: compare: %s: cannot be written\n", path);
+		return -EIO;
+	}
+	fclose(f);
+	return rename(tmp, path) ? -errno : 0;
+}
+
+int zf_compare(const struct zf_compare_opts *o, FILE *out)
+{
+	struct side base = { 0 }, new = { 0 };
+	struct zf_buf csv = { 0 }, json = { 0 }, missing = { 0 };
+	double a[4096], b[4096];
+	int m, regressed = 0, improved = 0, matched = 0, nmissing = 0, ret;
+	size_t i;
+
+	if (load(o->base, &base))
+		return 2;
+	if (load(o->new_dir, &new)) {
+		zf_csv_free(&base.csv);
+		free(base.keys);
+		return 2;
+	}
+	zf_buf_printf(&csv, "metric,%s,base_median,base_stddev_pct,base_reps,new_median,"
+		      "new_stddev_pct,new_reps,change_pct,p_value,verdict\n",
+		      "strategy,fault,task_kind,tasks,placement,step,faults_per_pass");
+	zf_buf_printf(&json, "{\n  \"base\": ");
+	zf_buf_json_str(&json, o->base);
+	zf_buf_printf(&json, ",\n  \"new\": ");
+	zf_buf_json_str(&json, o->new_dir);
+	zf_buf_printf(&json, ",\n  \"threshold_pct\": %g,\n  \"alpha\": %g,\n  \"rows\": [",
+		      o->threshold_pct, o->alpha);
+	/* configurations on one side only: listed, never dropped in silence */
+	for (i = 0; i < base.csv.nrows; i++)
+		if (first_of(&base, i) && !has_key(&new, base.keys[i])) {
+			zf_buf_printf(&missing, "  only in base: %s\n", base.keys[i]);
+			zf_buf_printf(&csv, "*,%s,,,,,,,,,only-in-base\n", base.keys[i]);
+			nmissing++;
+		}
+	for (i = 0; i < new.csv.nrows; i++)
+		if (first_of(&new, i) && !has_key(&base, new.keys[i])) {
+			zf_buf_printf(&missing, "  only in new: %s\n", new.keys[i]);
+			zf_buf_printf(&csv, "*,%s,,,,,,,,,only-in-new\n", new.keys[i]);
+			nmissing++;
+		}
+	for (m = 0; m < o->nmetrics; m++) {
+		int cb = zf_csv_col(&base.csv, o->metrics[m]), cn = zf_csv_col(&new.csv, o->metrics[m]);
+		bool higher = false;
+
+		zf_compare_metric_known(o->metrics[m], &higher);
+		if (cb < 0 || cn < 0) {
+			fprintf(stderr, "hzfbench: compare: --metric: %s: not in %s's samples.csv\n",
+				o->metrics[m], cb < 0 ? o->base : o->new_dir);
+			ret = 2;
+			goto out;
+		}
+		if (!o->quiet)
+			fprintf(out, "%s%12s %9s %10s %12s %9s  %-8s %s\n", m ? "\n" : "", "base",
+				"±%stddev", "%change", "new", "±%stddev", "p", o->metrics[m]);
+		for (i = 0; i < base.csv.nrows; i++) {
+			size_t na, nb;
+			double mb, mn, change, worse;
+			const char *verdict = "same";
+			struct zf_mwu t = { .p = NAN };
+
+			if (!first_of(&base, i) || !has_key(&new, base.keys[i]))
+				continue;
+			na = values(&base, base.keys[i], cb, a, 4096);
+			nb = values(&new, base.keys[i], cn, b, 4096);
+			if (!na || !nb)
+				continue;
+			matched += !m;
+			mb = median_of(a, na);
+			mn = median_of(b, nb);
+			change = mb ? 100 * (mn - mb) / fabs(mb) : 0;
+			worse = higher ? -change : change;
+			zf_mann_whitney(a, na, b, nb, &t);
+			if (t.p < o->alpha && worse > o->threshold_pct) {
+				verdict = "regressed";
+				regressed++;
+			} else if (t.p < o->alpha && -worse > o->threshold_pct) {
+				verdict = "improved";
+				improved++;
+			}
+			if (!o->quiet)
+				fprintf(out, "%12.4g %8.0f%% %+9.1f%% %12.4g %8.0f%%  %-8.3g %s  %s\n", mb,
+					zf_stddev_pct(a, na), change, mn, zf_stddev_pct(b, nb), t.p,
+					base.keys[i], strcmp(verdict, "same") ? verdict : "");
+			zf_buf_printf(&csv, "%s,%s,%.6g,%.2f,%zu,%.6g,%.2f,%zu,%.2f,%.4g,%s\n",
+				      o->metrics[m], base.keys[i], mb, zf_stddev_pct(a, na), na, mn,
+				      zf_stddev_pct(b, nb), nb, change, t.p, verdict);
+			zf_buf_printf(&json, "%s\n    {\"metric\": \"%s\", \"configuration\": ",
+				      json.len && json.text[json.len - 1] == '}' ? "," : "",
+				      o->metrics[m]);
+			zf_buf_json_str(&json, base.keys[i]);
+			zf_buf_printf(&json, ", \"base_median\": %.6g, \"new_median\": %.6g, "
+				      "\"change_pct\": %.2f, \"p_value\": %.4g, \"verdict\": \"%s\"}",
+				      mb, mn, change, t.p, verdict);
+		}
+	}
+	if (!matched) {
+		fprintf(stderr, "hzfbench: compare: %s and %s have no configuration in common\n",
+			o->base, o->new_dir);
+		ret = 2;
+		goto out;
+	}
+	if (missing.text && !o->quiet)
+		fprintf(out, "\nconfigurations on one side only:\n%s", missing.text);
+	if (!o->quiet)
+		fprintf(out, "\n%d configurations matched; %d regressed, %d improved (beyond %g%% at p < %g)\n",
+			matched, regressed, improved, o->threshold_pct, o->alpha);
+	zf_buf_printf(&json, "\n  ],\n  \"matched\": %d,\n  \"on_one_side_only\": %d,\n"
+		      "  \"regressed\": %d,\n  \"improved\": %d\n}\n", matched, nmissing, regressed,
+		      improved);
+	ret = write_file(o->out ? o->out : o->new_dir, "compare.csv", &csv) ||
+	      write_file(o->out ? o->out : o->new_dir, "compare.json", &json) ? 2 : regressed > 0;
+out:
+	zf_buf_free(&csv);
+	zf_buf_free(&json);
+	zf_buf_free(&missing);
+	zf_csv_free(&base.csv);
+	zf_csv_free(&new.csv);
+	free(base.keys);
+	free(new.keys);
+	return ret;
+}
