@@ -157,13 +157,40 @@ static int write_file(const char *dir, const char *name, const struct zf_buf *b)
 	return rename(tmp, path) ? -errno : 0;
 }
 
+struct row {
+	int metric;
+	const char *key;
+	double base_median, base_sd, new_median, new_sd, change, worse, p, p_adj;
+	size_t na, nb;
+	const char *verdict;
+};
+
+/* Holm's adjustment over every test of the comparison (stats.h) */
+static void holm(struct row *rows, size_t n)
+{
+	double *p = malloc((n ? n : 1) * sizeof(double)), *adj = malloc((n ? n : 1) * sizeof(double));
+	size_t i;
+
+	for (i = 0; p && adj && i < n; i++)
+		p[i] = rows[i].p;
+	if (!p || !adj || zf_holm(p, n, adj))
+		for (i = 0; i < n; i++)
+			rows[i].p_adj = 1;	/* no room to adjust: claim nothing */
+	else
+		for (i = 0; i < n; i++)
+			rows[i].p_adj = adj[i];
+	free(p);
+	free(adj);
+}
+
 int zf_compare(const struct zf_compare_opts *o, FILE *out)
 {
 	struct side base = { 0 }, new = { 0 };
 	struct zf_buf csv = { 0 }, json = { 0 }, missing = { 0 };
+	struct row *rows = NULL;
+	size_t nrows = 0, i, r;
 	double a[4096], b[4096];
-	int m, regressed = 0, improved = 0, matched = 0, nmissing = 0, ret;
-	size_t i;
+	int m, regressed = 0, improved = 0, matched = 0, nmissing = 0, ret = 0;
 
 	if (load(o->base, &base))
 		return 2;
@@ -172,26 +199,20 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 		free(base.keys);
 		return 2;
 	}
-	zf_buf_printf(&csv, "metric,%s,base_median,base_stddev_pct,base_reps,new_median,"
-		      "new_stddev_pct,new_reps,change_pct,p_value,verdict\n",
-		      "strategy,fault,task_kind,tasks,placement,step,faults_per_pass");
-	zf_buf_printf(&json, "{\n  \"base\": ");
-	zf_buf_json_str(&json, o->base);
-	zf_buf_printf(&json, ",\n  \"new\": ");
-	zf_buf_json_str(&json, o->new_dir);
-	zf_buf_printf(&json, ",\n  \"threshold_pct\": %g,\n  \"alpha\": %g,\n  \"rows\": [",
-		      o->threshold_pct, o->alpha);
+	rows = calloc((size_t)o->nmetrics * (base.csv.nrows ? base.csv.nrows : 1), sizeof(*rows));
+	if (!rows) {
+		ret = 2;
+		goto out;
+	}
 	/* configurations on one side only: listed, never dropped in silence */
 	for (i = 0; i < base.csv.nrows; i++)
 		if (first_of(&base, i) && !has_key(&new, base.keys[i])) {
 			zf_buf_printf(&missing, "  only in base: %s\n", base.keys[i]);
-			zf_buf_printf(&csv, "*,%s,,,,,,,,,only-in-base\n", base.keys[i]);
 			nmissing++;
 		}
 	for (i = 0; i < new.csv.nrows; i++)
 		if (first_of(&new, i) && !has_key(&base, new.keys[i])) {
 			zf_buf_printf(&missing, "  only in new: %s\n", new.keys[i]);
-			zf_buf_printf(&csv, "*,%s,,,,,,,,,only-in-new\n", new.keys[i]);
 			nmissing++;
 		}
 	for (m = 0; m < o->nmetrics; m++) {
@@ -205,48 +226,29 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 			ret = 2;
 			goto out;
 		}
-		if (!o->quiet)
-			fprintf(out, "%s%12s %9s %10s %12s %9s  %-8s %s\n", m ? "\n" : "", "base",
-				"±%stddev", "%change", "new", "±%stddev", "p", o->metrics[m]);
 		for (i = 0; i < base.csv.nrows; i++) {
-			size_t na, nb;
-			double mb, mn, change, worse;
-			const char *verdict = "same";
-			struct zf_mwu t = { .p = NAN };
+			struct row *w = &rows[nrows];
+			struct zf_mwu t = { .p = 1 };
 
 			if (!first_of(&base, i) || !has_key(&new, base.keys[i]))
 				continue;
-			na = values(&base, base.keys[i], cb, a, 4096);
-			nb = values(&new, base.keys[i], cn, b, 4096);
-			if (!na || !nb)
+			w->na = values(&base, base.keys[i], cb, a, 4096);
+			w->nb = values(&new, base.keys[i], cn, b, 4096);
+			if (!w->na || !w->nb)
 				continue;
 			matched += !m;
-			mb = median_of(a, na);
-			mn = median_of(b, nb);
-			change = mb ? 100 * (mn - mb) / fabs(mb) : 0;
-			worse = higher ? -change : change;
-			zf_mann_whitney(a, na, b, nb, &t);
-			if (t.p < o->alpha && worse > o->threshold_pct) {
-				verdict = "regressed";
-				regressed++;
-			} else if (t.p < o->alpha && -worse > o->threshold_pct) {
-				verdict = "improved";
-				improved++;
-			}
-			if (!o->quiet)
-				fprintf(out, "%12.4g %8.0f%% %+9.1f%% %12.4g %8.0f%%  %-8.3g %s  %s\n", mb,
-					zf_stddev_pct(a, na), change, mn, zf_stddev_pct(b, nb), t.p,
-					base.keys[i], strcmp(verdict, "same") ? verdict : "");
-			zf_buf_printf(&csv, "%s,%s,%.6g,%.2f,%zu,%.6g,%.2f,%zu,%.2f,%.4g,%s\n",
-				      o->metrics[m], base.keys[i], mb, zf_stddev_pct(a, na), na, mn,
-				      zf_stddev_pct(b, nb), nb, change, t.p, verdict);
-			zf_buf_printf(&json, "%s\n    {\"metric\": \"%s\", \"configuration\": ",
-				      json.len && json.text[json.len - 1] == '}' ? "," : "",
-				      o->metrics[m]);
-			zf_buf_json_str(&json, base.keys[i]);
-			zf_buf_printf(&json, ", \"base_median\": %.6g, \"new_median\": %.6g, "
-				      "\"change_pct\": %.2f, \"p_value\": %.4g, \"verdict\": \"%s\"}",
-				      mb, mn, change, t.p, verdict);
+			w->metric = m;
+			w->key = base.keys[i];
+			w->base_median = median_of(a, w->na);
+			w->new_median = median_of(b, w->nb);
+			w->base_sd = zf_stddev_pct(a, w->na);
+			w->new_sd = zf_stddev_pct(b, w->nb);
+			w->change = w->base_median ? 100 * (w->new_median - w->base_median) /
+						     fabs(w->base_median) : 0;
+			w->worse = higher ? -w->change : w->change;
+			zf_mann_whitney(a, w->na, b, w->nb, &t);
+			w->p = t.p;
+			nrows++;
 		}
 	}
 	if (!matched) {
@@ -255,17 +257,65 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 		ret = 2;
 		goto out;
 	}
+	holm(rows, nrows);
+	zf_buf_printf(&csv, "metric,%s,base_median,base_stddev_pct,base_reps,new_median,"
+		      "new_stddev_pct,new_reps,change_pct,p_value,p_adjusted,verdict\n",
+		      "strategy,fault,task_kind,tasks,placement,step,faults_per_pass");
+	zf_buf_printf(&json, "{\n  \"base\": ");
+	zf_buf_json_str(&json, o->base);
+	zf_buf_printf(&json, ",\n  \"new\": ");
+	zf_buf_json_str(&json, o->new_dir);
+	zf_buf_printf(&json, ",\n  \"threshold_pct\": %g,\n  \"alpha\": %g,\n  \"rows\": [",
+		      o->threshold_pct, o->alpha);
+	for (r = 0; r < nrows; r++) {
+		struct row *w = &rows[r];
+
+		w->verdict = "same";
+		if (w->p_adj < o->alpha && w->worse > o->threshold_pct) {
+			w->verdict = "regressed";
+			regressed++;
+		} else if (w->p_adj < o->alpha && -w->worse > o->threshold_pct) {
+			w->verdict = "improved";
+			improved++;
+		}
+		if (!o->quiet && (!r || rows[r - 1].metric != w->metric))
+			fprintf(out, "%s%12s %9s %10s %12s %9s  %-8s %-8s %s\n", r ? "\n" : "", "base",
+				"±%stddev", "%change", "new", "±%stddev", "p", "p(Holm)",
+				o->metrics[w->metric]);
+		if (!o->quiet)
+			fprintf(out, "%12.4g %8.0f%% %+9.1f%% %12.4g %8.0f%%  %-8.3g %-8.3g %s  %s\n",
+				w->base_median, w->base_sd, w->change, w->new_median, w->new_sd, w->p,
+				w->p_adj, w->key, strcmp(w->verdict, "same") ? w->verdict : "");
+		zf_buf_printf(&csv, "%s,%s,%.6g,%.2f,%zu,%.6g,%.2f,%zu,%.2f,%.4g,%.4g,%s\n",
+			      o->metrics[w->metric], w->key, w->base_median, w->base_sd, w->na,
+			      w->new_median, w->new_sd, w->nb, w->change, w->p, w->p_adj, w->verdict);
+		zf_buf_printf(&json, "%s\n    {\"metric\": \"%s\", \"configuration\": ",
+			      r ? "," : "", o->metrics[w->metric]);
+		zf_buf_json_str(&json, w->key);
+		zf_buf_printf(&json, ", \"base_median\": %.6g, \"new_median\": %.6g, "
+			      "\"change_pct\": %.2f, \"p_value\": %.4g, \"p_adjusted\": %.4g, "
+			      "\"verdict\": \"%s\"}", w->base_median, w->new_median, w->change, w->p,
+			      w->p_adj, w->verdict);
+	}
+	for (i = 0; i < base.csv.nrows; i++)
+		if (first_of(&base, i) && !has_key(&new, base.keys[i]))
+			zf_buf_printf(&csv, "*,%s,,,,,,,,,,only-in-base\n", base.keys[i]);
+	for (i = 0; i < new.csv.nrows; i++)
+		if (first_of(&new, i) && !has_key(&base, new.keys[i]))
+			zf_buf_printf(&csv, "*,%s,,,,,,,,,,only-in-new\n", new.keys[i]);
 	if (missing.text && !o->quiet)
 		fprintf(out, "\nconfigurations on one side only:\n%s", missing.text);
 	if (!o->quiet)
-		fprintf(out, "\n%d configurations matched; %d regressed, %d improved (beyond %g%% at p < %g)\n",
-			matched, regressed, improved, o->threshold_pct, o->alpha);
+		fprintf(out, "\n%d configurations matched, %zu tests; %d regressed, %d improved "
+			"(beyond %g%% at Holm-adjusted p < %g)\n", matched, nrows, regressed, improved,
+			o->threshold_pct, o->alpha);
 	zf_buf_printf(&json, "\n  ],\n  \"matched\": %d,\n  \"on_one_side_only\": %d,\n"
 		      "  \"regressed\": %d,\n  \"improved\": %d\n}\n", matched, nmissing, regressed,
 		      improved);
 	ret = write_file(o->out ? o->out : o->new_dir, "compare.csv", &csv) ||
 	      write_file(o->out ? o->out : o->new_dir, "compare.json", &json) ? 2 : regressed > 0;
 out:
+	free(rows);
 	zf_buf_free(&csv);
 	zf_buf_free(&json);
 	zf_buf_free(&missing);

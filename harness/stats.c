@@ -9,6 +9,34 @@
 
 #define EXACT_MAX 30	/* exact distribution up to 30 values a side */
 
+static const double *holm_p;
+
+static int by_p(const void *x, const void *y)
+{
+	double a = holm_p[*(const size_t *)x], b = holm_p[*(const size_t *)y];
+
+	return a < b ? -1 : a > b;
+}
+
+int zf_holm(const double *p, size_t n, double *adj)
+{
+	size_t *order = malloc((n ? n : 1) * sizeof(*order)), i;
+	double run = 0;
+
+	if (!order)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	holm_p = p;
+	qsort(order, n, sizeof(*order), by_p);
+	for (i = 0; i < n; i++) {
+		run = fmax(run, fmin(1, (n - i) * p[order[i]]));
+		adj[order[i]] = run;
+	}
+	free(order);
+	return 0;
+}
+
 double zf_stddev_pct(const double *v, size_t n)
 {
 	double mean = 0, var = 0;

@@ -18,6 +18,12 @@ struct zf_mwu {
 
 /* a (na values) against b (nb); -EINVAL when either is empty */
 int zf_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct zf_mwu *out);
+/*
+ * Holm's step-down adjustment of n p-values into adj (same order): the i-th
+ * smallest times (n - i + 1), never below the one before, at most 1; so that
+ * many tests together keep the chance of any false alarm under alpha. -ENOMEM
+ */
+int zf_holm(const double *p, size_t n, double *adj);
 /* sample standard deviation over mean, in percent; 0 with fewer than two values */
 double zf_stddev_pct(const double *v, size_t n);
 

@@ -56,6 +56,22 @@ TEST(mann_whitney_normal_approximation_with_ties)
 	NEAR(t.p, 1, 1e-12);
 }
 
+TEST(holm_adjusts_in_step_down_order)
+{
+	/* sorted 0.005, 0.01, 0.03, 0.04: x4 = 0.02, x3 = 0.03, x2 = 0.06, x1 = 0.04 -> 0.06 */
+	double p[] = { 0.01, 0.04, 0.03, 0.005 }, adj[4];
+	double big[] = { 0.5, 0.9 }, adj2[2];
+
+	ASSERT_EQ(zf_holm(p, 4, adj), 0);
+	NEAR(adj[0], 0.03, 1e-12);
+	NEAR(adj[1], 0.06, 1e-12);
+	NEAR(adj[2], 0.06, 1e-12);
+	NEAR(adj[3], 0.02, 1e-12);
+	ASSERT_EQ(zf_holm(big, 2, adj2), 0);
+	NEAR(adj2[0], 1, 1e-12);	/* 2 x 0.5, capped */
+	NEAR(adj2[1], 1, 1e-12);
+}
+
 TEST(stddev_in_percent_of_the_mean)
 {
 	double v[] = { 9, 10, 11 }, one[] = { 4 };
