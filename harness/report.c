@@ -20,6 +20,7 @@
 
 const char *const zf_charts[] = {
 	"scaling", "cost", "speedup", "breakdown", "counters", "placement", "fairness", "kernel",
+	"history",
 	NULL,
 };
 
