@@ -22,6 +22,14 @@ usage: ./run.sh [options] [-- sweep options...]
                    goes to DIR/perf/perf-report.txt (installs linux-perf)
   --c2c            and in `perf c2c record`: DIR/perf/c2c-report.txt (on bare metal
                    it names the contended line; under KVM it says what is missing)
+  --ci             the CI profile instead: short and fixed (emulated faults, tasks
+                   1,2, threads and processes, 7 repetitions, no counters), each
+                   configuration's medians appended to the history, no table
+  --history FILE   the history --ci appends to (default results/history.csv)
+  --baseline DIR   with --ci: compare against the results folder DIR, each
+                   repetition over persistent's (a ratio, so that machines
+                   differ less), and exit with compare's status (1: regressed)
+  --threshold PCT  with --baseline: the change that counts (default 50)
   --no-install     do not install missing packages; fail and name them
   -h, --help       this text
 Anything after -- goes to `hzfbench sweep` as it is (see `build/hzfbench sweep --help`).
@@ -29,9 +37,10 @@ TXT
 }
 
 out='' reps=5 min_ms=200 fault_ns=0 tasks=pow2 install=1 kernel=1 set_thp='' perf=()
+ci=0 history=results/history.csv baseline='' threshold=50
 while [ $# -gt 0 ]; do
 	case $1 in
-	--out|--reps|--min-ms|--fault-ns|--tasks|--set-thp)
+	--out|--reps|--min-ms|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold)
 		[ $# -ge 2 ] || { echo "run.sh: $1: needs a value" >&2; exit 2; }
 		case $1 in
 		--out) out=$2 ;;
@@ -40,9 +49,13 @@ while [ $# -gt 0 ]; do
 		--fault-ns) fault_ns=$2 ;;
 		--tasks) tasks=$2 ;;
 		--set-thp) set_thp=$2 ;;
+		--history) history=$2 ;;
+		--baseline) baseline=$2 ;;
+		--threshold) threshold=$2 ;;
 		esac
 		shift 2 ;;
 	--no-install) install=0; shift ;;
+	--ci) ci=1; shift ;;
 	--perf-record) perf+=(record); shift ;;
 	--c2c) perf+=(c2c); shift ;;
 	--no-kernel) kernel=0; shift ;;
@@ -51,6 +64,15 @@ while [ $# -gt 0 ]; do
 	*) echo "run.sh: $1: unknown option (./run.sh --help)" >&2; exit 2 ;;
 	esac
 done
+
+if [ -n "$baseline" ] && [ "$ci" -eq 0 ]; then
+	echo "run.sh: --baseline: $baseline: needs --ci" >&2
+	exit 2
+fi
+if [ -n "$baseline" ] && [ ! -r "$baseline/samples.csv" ]; then
+	echo "run.sh: --baseline: $baseline: not a results folder (no samples.csv)" >&2
+	exit 2
+fi
 
 cd "$(dirname "$0")"
 deps=run
@@ -63,6 +85,24 @@ fi
 make -s build/hzfbench >/dev/null
 
 bin=build/hzfbench
+if [ "$ci" -eq 1 ]; then
+	# short and fixed, so that one run is like the next: what a CI job graphs
+	[ -n "$out" ] || out=results/ci-$(date -u +%Y%m%dT%H%M%SZ)-$(uname -n)
+	# shellcheck disable=SC2054 # the commas are hzfbench's list syntax
+	$bin sweep --strategies global,mmflag,persistent --faults emulated --tasks 1,2 \
+		--task-kinds thread,process --placements compact --reps 7 --warmup 1 \
+		--min-ms 100 --events none --quiet --out "$out" "$@" >/dev/null || exit
+	mkdir -p "$(dirname "$history")"
+	$bin history "$history" "$out" || exit
+	echo "ci: results=$out configurations=$(($(wc -l <"$out/summary.csv") - 1)) history=$history"
+	$bin report "$out" >/dev/null 2>&1 || echo "ci: the report could not be made (gnuplot?)" >&2
+	[ -n "$baseline" ] || exit 0
+	rc=0
+	$bin compare "$baseline" "$out" --normalize persistent --metric ns_per_fault \
+		--threshold "$threshold" || rc=$?
+	echo "ci: compare=$rc (0: no regression, 1: regressed, 2: could not compare)"
+	exit $rc
+fi
 read -r packages nodes < <($bin topo --summary |
 	sed -E 's/packages=([0-9]+) numa_nodes=([0-9]+).*/\1 \2/')
 placements=compact

@@ -53,7 +53,7 @@ static void key_of(const struct zf_csv *c, const int *col, char **row, char *out
 
 struct side {
 	struct zf_csv csv;
-	int key[NKEYS], check;
+	int key[NKEYS], check, rep;
 	char (*keys)[256];	/* per row */
 };
 
@@ -79,6 +79,7 @@ static int load(const char *dir, struct side *s)
 		}
 	}
 	s->check = zf_csv_col(&s->csv, "kernel_check");
+	s->rep = zf_csv_col(&s->csv, "rep");
 	s->keys = calloc(s->csv.nrows ? s->csv.nrows : 1, sizeof(*s->keys));
 	if (!s->keys) {
 		zf_csv_free(&s->csv);
@@ -89,19 +90,47 @@ static int load(const char *dir, struct side *s)
 	return 0;
 }
 
+static bool verified(const struct side *s, char **row)
+{
+	/* the kernel fell back: not a measurement of the same thing */
+	return s->check < 0 || !*row[s->check] || !strcmp(row[s->check], "ok");
+}
+
+/* row i's metric over the same repetition of strategy norm in its group; NAN if none */
+static double normalized(const struct side *s, size_t i, int col, const char *norm)
+{
+	const char *rest = strchr(s->keys[i], ',');
+	char want[256];
+	size_t j;
+
+	if (!rest || s->rep < 0)
+		return NAN;
+	snprintf(want, sizeof(want), "%s%s", norm, rest);
+	for (j = 0; j < s->csv.nrows; j++) {
+		char **row = s->csv.rows[j];
+
+		if (!strcmp(s->keys[j], want) && !strcmp(row[s->rep], s->csv.rows[i][s->rep]) &&
+		    *row[col] && atof(row[col]) != 0 && verified(s, row))
+			return atof(s->csv.rows[i][col]) / atof(row[col]);
+	}
+	return NAN;
+}
+
 /* the metric's values of key's repetitions (verified ones only, for real faults) */
-static size_t values(const struct side *s, const char *key, int col, double *v, size_t max)
+static size_t values(const struct side *s, const char *key, int col, const char *norm,
+		     double *v, size_t max)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < s->csv.nrows && n < max; i++) {
 		char **row = s->csv.rows[i];
+		double x;
 
-		if (strcmp(s->keys[i], key) || !*row[col])
+		if (strcmp(s->keys[i], key) || !*row[col] || !verified(s, row))
 			continue;
-		if (s->check >= 0 && *row[s->check] && strcmp(row[s->check], "ok"))
-			continue;	/* the kernel fell back: not a measurement of the same thing */
-		v[n++] = atof(row[col]);
+		x = norm ? normalized(s, i, col, norm) : atof(row[col]);
+		if (!isnan(x))
+			v[n++] = x;
 	}
 	return n;
 }
@@ -232,8 +261,11 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 
 			if (!first_of(&base, i) || !has_key(&new, base.keys[i]))
 				continue;
-			w->na = values(&base, base.keys[i], cb, a, 4096);
-			w->nb = values(&new, base.keys[i], cn, b, 4096);
+			if (o->normalize && !strncmp(base.keys[i], o->normalize, strlen(o->normalize)) &&
+			    base.keys[i][strlen(o->normalize)] == ',')
+				continue;	/* itself over itself: 1, always */
+			w->na = values(&base, base.keys[i], cb, o->normalize, a, 4096);
+			w->nb = values(&new, base.keys[i], cn, o->normalize, b, 4096);
 			if (!w->na || !w->nb)
 				continue;
 			matched += !m;
@@ -265,8 +297,13 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 	zf_buf_json_str(&json, o->base);
 	zf_buf_printf(&json, ",\n  \"new\": ");
 	zf_buf_json_str(&json, o->new_dir);
-	zf_buf_printf(&json, ",\n  \"threshold_pct\": %g,\n  \"alpha\": %g,\n  \"rows\": [",
+	zf_buf_printf(&json, ",\n  \"threshold_pct\": %g,\n  \"alpha\": %g,\n  \"normalize\": ",
 		      o->threshold_pct, o->alpha);
+	if (o->normalize)
+		zf_buf_json_str(&json, o->normalize);
+	else
+		zf_buf_printf(&json, "null");
+	zf_buf_printf(&json, ",\n  \"rows\": [");
 	for (r = 0; r < nrows; r++) {
 		struct row *w = &rows[r];
 
@@ -279,9 +316,10 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 			improved++;
 		}
 		if (!o->quiet && (!r || rows[r - 1].metric != w->metric))
-			fprintf(out, "%s%12s %9s %10s %12s %9s  %-8s %-8s %s\n", r ? "\n" : "", "base",
+			fprintf(out, "%s%12s %9s %10s %12s %9s  %-8s %-8s %s%s%s\n", r ? "\n" : "", "base",
 				"±%stddev", "%change", "new", "±%stddev", "p", "p(Holm)",
-				o->metrics[w->metric]);
+				o->metrics[w->metric], o->normalize ? " over " : "",
+				o->normalize ? o->normalize : "");
 		if (!o->quiet)
 			fprintf(out, "%12.4g %8.0f%% %+9.1f%% %12.4g %8.0f%%  %-8.3g %-8.3g %s  %s\n",
 				w->base_median, w->base_sd, w->change, w->new_median, w->new_sd, w->p,

@@ -17,6 +17,9 @@ struct zf_compare_opts {
 	const char *metrics[8];
 	int nmetrics;
 	double threshold_pct, alpha;
+	/* set: each repetition's metric over the same repetition of this strategy in
+	 * the same fault/kind/tasks/placement (sweeps run them in the same round) */
+	const char *normalize;
 	bool quiet;
 };
 

@@ -15,6 +15,7 @@
 #include "../bench/strategy.h"
 #include "compat.h"
 #include "compare.h"
+#include "history.h"
 #include "numa.h"
 #include "parse.h"
 #include "report.h"
@@ -774,6 +775,9 @@ static const char compare_usage[] =
 "  --threshold PCT     the change that counts as a regression (default 10)\n"
 "  --alpha A           the significance level (default 0.05)\n"
 "  --out DIR           where compare.csv and compare.json go (default NEW_DIR)\n"
+"  --normalize S       compare each repetition over the same repetition of\n"
+"                      strategy S in its configuration (a ratio: what a CI on\n"
+"                      other machines can hold against a committed baseline)\n"
 "  --quiet             no table\n";
 
 /* a decimal number in [min, max], all of arg */
@@ -800,6 +804,7 @@ static int cmd_compare(int argc, char **argv)
 		{ "metric", required_argument, NULL, 'm' }, { "threshold", required_argument, NULL, 't' },
 		{ "alpha", required_argument, NULL, 'a' }, { "out", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
+		{ "normalize", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct zf_compare_opts o = { .threshold_pct = 10, .alpha = 0.05,
@@ -817,6 +822,11 @@ static int cmd_compare(int argc, char **argv)
 		case 'a': err = parse_double_opt("--alpha", optarg, 1e-9, 1, &o.alpha); break;
 		case 'o': o.out = optarg; break;
 		case 'q': o.quiet = true; break;
+		case 'n':
+			if (!zf_strategy_find(optarg))
+				return bad("--normalize", optarg, "not a strategy (global, mmflag, persistent, native)");
+			o.normalize = optarg;
+			break;
 		case 'h': printf("%s", compare_usage); return 0;
 		default:
 			fprintf(stderr, "hzfbench: compare: %s: %s\n", argv[optind - 1],
@@ -857,6 +867,33 @@ static int cmd_compare(int argc, char **argv)
 	return zf_compare(&o, stdout);
 }
 
+static const char history_usage[] =
+"usage: hzfbench history FILE DIR\n"
+"  Append every configuration of the complete results folder DIR (its\n"
+"  summary.csv medians, with its end time, git revision, host and kernel) to\n"
+"  the CI history FILE, made with a header when new. Appenders take an\n"
+"  exclusive lock on FILE, so that runs at once never interleave rows.\n";
+
+/* `SUBCOMMAND -h|--help` alone: print usage */
+static bool asked_help(int argc, char **argv, const char *usage)
+{
+	if (argc != 2 || (strcmp(argv[1], "-h") && strcmp(argv[1], "--help")))
+		return false;
+	printf("%s", usage);
+	return true;
+}
+
+static int cmd_history(int argc, char **argv)
+{
+	if (asked_help(argc, argv, history_usage))
+		return 0;
+	if (argc != 3) {
+		fprintf(stderr, "hzfbench: history: FILE and DIR are needed (hzfbench history --help)\n");
+		return 2;
+	}
+	return zf_history_append(argv[1], argv[2]);
+}
+
 static const char report_usage[] =
 "usage: hzfbench report DIR\n"
 "  Render every chart of plots/ into DIR/plots (PNG, SVG, PDF; a chart whose\n"
@@ -866,10 +903,8 @@ static const char report_usage[] =
 
 static int cmd_report(int argc, char **argv)
 {
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("%s", report_usage);
+	if (asked_help(argc, argv, report_usage))
 		return 0;
-	}
 	if (argc != 2 || argv[1][0] == '-') {
 		fprintf(stderr, "hzfbench: report: %s\n", argc < 2 ? "DIR missing (hzfbench report --help)" :
 			argc > 2 ? "one results folder at a time" : "not a folder name (hzfbench report --help)");
@@ -916,6 +951,7 @@ static const struct subcommand subcommands[] = {
 	{ "show",	"a results folder's summary as a table",		cmd_show },
 	{ "report",	"a results folder's charts and report.html (gnuplot)",	cmd_report },
 	{ "compare",	"two results folders, LKP style; exit 1 on a regression", cmd_compare },
+	{ "history",	"append a results folder to a CI history file",		cmd_history },
 	{ "usemem",	"usemem's spelling of the seed's command, usemem's units too", cmd_usemem },
 	{ "probe",	"reference loops: bare inc_not_zero, pointer read",	cmd_probe },
 	{ "strategies",	"the strategies and what each models",			cmd_strategies },

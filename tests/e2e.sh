@@ -411,6 +411,48 @@ else
 	fail "compare exits 2 on bad input: a missing folder, arguments, metric, alpha, nothing in common" "$(cat "$tmp/err")"
 fi
 
+# --- the CI history: appended under a lock, charted once there are runs ---
+mkdir -p "$tmp/hist"
+hist=$tmp/hist/history.csv
+for d in "$cmp_base" "$cmp_new" "$cmp_more"; do $bin history "$hist" "$d" || echo "append $d failed"; done >"$tmp/out" 2>&1
+if [ ! -s "$tmp/out" ] && [ "$(grep -c '^time,git_revision,' "$hist")" = 1 ] &&
+	[ "$(awk -F, 'NR > 1 { print $1 }' "$hist" | sort -u | wc -l)" = 3 ] &&
+	[ "$(wc -l <"$hist")" = $((1 + 2 + 2 + 4)) ] &&
+	cp "$hist" "$cmp_more/history.csv" && gnuplot -c plots/history.gp "$cmp_more" png >"$tmp/out" 2>&1 &&
+	[ -s "$cmp_more/plots/history.png" ] && [ ! -s "$tmp/out" ]; then
+	ok "history: three runs appended, one header, history.png drawn"
+else
+	fail "history: three runs appended, one header, history.png drawn" "$(cat "$tmp/out")" "$(head -3 "$hist")"
+fi
+# two appenders at once, each with thousands of rows: never interleaved
+for h in a b; do
+	mkdir -p "$tmp/big$h"
+	sed "s/\"host\": \"[^\"]*\"/\"host\": \"host$h\"/" tests/data/sample/meta.json >"$tmp/big$h/meta.json"
+	{ head -1 tests/data/sample/summary.csv
+	  for _ in $(seq 60); do tail -n +2 tests/data/sample/summary.csv; done; } >"$tmp/big$h/summary.csv"
+done
+h2=$tmp/hist/h2.csv
+for _ in 1 2 3; do
+	$bin history "$h2" "$tmp/biga" & $bin history "$h2" "$tmp/bigb" & wait
+done
+# one appender's 3360 rows (60 x 56) together: every run of one host is a multiple of them
+broken=$(awk -F, 'NR > 1 { if ($3 != last && n % 3360) bad++; if ($3 != last) n = 0; n++; last = $3 }
+	END { print bad + (n % 3360 != 0) }' "$h2")
+flock "$hist" sleep 1 &
+locker=$!
+sleep 0.2
+start=$(date +%s%N)
+$bin history "$hist" "$cmp_base"
+waited=$((($(date +%s%N) - start) / 1000000))
+wait $locker
+if [ "$(grep -c '^time,' "$h2")" = 1 ] && [ "$(wc -l <"$h2")" = $((1 + 6 * 3360)) ] &&
+	[ "$broken" = 0 ] && [ "$waited" -ge 600 ]; then
+	ok "history: concurrent appenders never interleave; an appender waits for the lock"
+else
+	fail "history: concurrent appenders never interleave; an appender waits for the lock" \
+		"broken runs=$broken waited=${waited}ms rows=$(wc -l <"$h2")"
+fi
+
 # --- charts and the report, on the committed fixtures (tests/data) ---
 png_size() {	# width x height of a PNG, from its IHDR
 	od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%d %d", $1*16777216+$2*65536+$3*256+$4, $5*16777216+$6*65536+$7*256+$8 }'
@@ -473,7 +515,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	fi
 	cp -r tests/data/minimal "$tmp/rm"
 	if $bin report "$tmp/rm" >/dev/null 2>"$tmp/err" && [ "$(grep -c '<svg' "$tmp/rm/report.html")" = 5 ] &&
-		grep -q 'Charts left out' "$tmp/rm/report.html" && [ "$(grep -c 'skipped: ' "$tmp/err")" = 3 ] &&
+		grep -q 'Charts left out' "$tmp/rm/report.html" && [ "$(grep -c 'skipped: ' "$tmp/err")" = 4 ] &&
 		! $bin report "$tmp/nonexistent" 2>/dev/null && ! $bin report 2>/dev/null; then
 		ok "report: a folder missing optional columns leaves those charts out, saying why"
 	else
@@ -499,7 +541,7 @@ fi
 
 # --- help and version ---
 helps=0
-for c in run sweep topo show probe usemem report compare; do
+for c in run sweep topo show probe usemem report compare history; do
 	$bin $c --help >"$tmp/out" 2>&1 && grep -q "usage: hzfbench $c" "$tmp/out" || helps=1
 done
 if [ $helps -eq 0 ] && $bin --help | grep -q sweep && $bin --version | grep -q '^hzfbench '; then
