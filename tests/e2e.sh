@@ -398,12 +398,23 @@ if [ $rc = 0 ] && grep -q 'only in new: global,emulated,thread,2,compact' "$tmp/
 else
 	fail "compare lists configurations on one side only, in the table and the files" "rc=$rc" "$(cat "$tmp/out")"
 fi
+# normalized over global: persistent's slowdown shows as its ratio; global itself is left out
+$bin compare "$cmp_base" "$cmp_new" --normalize global --metric ns_per_fault --threshold 100 --out "$tmp" >"$tmp/out" 2>&1
+rc=$?
+if [ $rc = 1 ] && grep -q '^ns_per_fault,persistent,.*,regressed$' "$tmp/compare.csv" &&
+	! grep -q '^ns_per_fault,global,' "$tmp/compare.csv" && grep -q '"normalize": "global"' "$tmp/compare.json" &&
+	grep -q 'ns_per_fault over global' "$tmp/out"; then
+	ok "compare --normalize holds each repetition over the same repetition of another strategy"
+else
+	fail "compare --normalize holds each repetition over the same repetition of another strategy" "rc=$rc" "$(cat "$tmp/out")"
+fi
 cmp_bad=0
 $bin compare "$cmp_base" "$tmp/nonexistent" >/dev/null 2>&1; [ $? = 2 ] || cmp_bad=1
 $bin compare "$cmp_base" >/dev/null 2>&1; [ $? = 2 ] || cmp_bad=1
 $bin compare "$cmp_base" "$cmp_new" --metric bogus >/dev/null 2>"$tmp/err"; [ $? = 2 ] || cmp_bad=1
 grep -q -- '--metric: bogus: not a metric' "$tmp/err" || cmp_bad=1
 $bin compare "$cmp_base" "$cmp_new" --alpha 2 >/dev/null 2>&1; [ $? = 2 ] || cmp_bad=1
+$bin compare "$cmp_base" "$cmp_new" --normalize bogus >/dev/null 2>&1; [ $? = 2 ] || cmp_bad=1
 $bin compare "$cmp_base" "$tmp/noperf" >/dev/null 2>"$tmp/err"; [ $? = 2 ] || cmp_bad=1
 if [ $cmp_bad = 0 ] && grep -q 'no configuration in common' "$tmp/err"; then
 	ok "compare exits 2 on bad input: a missing folder, arguments, metric, alpha, nothing in common"
