@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `hzfbench c2c`: the core-to-core hand-off latency matrix, by ping-pong on
+ * one cache line between two pinned threads, for every pair of the PUs a
+ * placement gives (or a sample of them, to bound the time on big machines).
+ * Writes DIR/c2c.csv (the matrix, one-way ns: half a round trip) and
+ * DIR/c2c-pus.csv (each PU's core, package and NUMA node).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../bench/pingpong.h"
+#include "../bench/probe.h"
+#include "buf.h"
+#include "c2c.h"
+#include "parse.h"
+#include "results.h"
+#include "topo.h"
+
+#define BATCHES 7
+
+struct side_arg {
+	struct zf_topo *topo;
+	struct zf_pingpong *pp;
+	int pu, side, err;
+	uint64_t ns[BATCHES + 1];	/* side 0: each batch, the first a warm-up */
+	char why[160];
+};
+
+static void *side_main(void *p)
+{
+	struct side_arg *a = p;
+	int b;
+
+	if (zf_topo_bind_self(a->topo, a->pu, a->why, sizeof(a->why))) {
+		a->err = 1;
+		return NULL;
+	}
+	for (b = 0; b <= BATCHES; b++)
+		a->ns[b] = zf_pingpong_side(a->pp, a->side);
+	return NULL;
+}
+
+/* one pair: the median over the batches of one hand-off, in ns; <0 on failure */
+static double pair_ns(struct zf_topo *topo, int pu_a, int pu_b, enum zf_pp_method method,
+		      unsigned long rounds, char *why, size_t len)
+{
+	struct zf_pingpong *pp = aligned_alloc(ZF_LINE, sizeof(*pp));
+	struct side_arg a = { .topo = topo, .pu = pu_a, .side = 0 };
+	struct side_arg b = { .topo = topo, .pu = pu_b, .side = 1 };
+	double v[BATCHES];
+	pthread_t ta, tb;
+	int i;
+
+	if (!pp)
+		return -1;
+	memset(pp, 0, sizeof(*pp));
+	pp->method = method;
+	pp->rounds = rounds;
+	a.pp = b.pp = pp;
+	if (pthread_create(&tb, NULL, side_main, &b)) {
+		free(pp);
+		return -1;
+	}
+	if (pthread_create(&ta, NULL, side_main, &a)) {
+		snprintf(why, len, "cannot start a thread");
+		return -1;	/* tb is left waiting on pp: the process is ending anyway */
+	}
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	free(pp);
+	if (a.err || b.err) {
+		snprintf(why, len, "%s", a.err ? a.why : b.why);
+		return -1;
+	}
+	for (i = 0; i < BATCHES; i++)	/* batch 0 warmed the line and the caches */
+		v[i] = (double)a.ns[i + 1] / (2.0 * rounds);
+	return zf_median(v, BATCHES);
+}
+
+static const char c2c_usage[] =
+"usage: hzfbench c2c [options]\n"
+"  The core-to-core hand-off latency matrix: two threads pinned to a pair of\n"
+"  PUs pass one cache line back and forth; a cell is the median over 7\n"
+"  batches of one hand-off (half a round trip), in ns.\n"
+"  --placement P       the PUs to measure, in this order (default compact: all)\n"
+"  --tasks N           only the first N PUs of the placement\n"
+"  --pairs all|neighbours   every pair, or each PU with the next (default all)\n"
+"  --method cas|rw     compare-and-swap, as get() does, or load and store\n"
+"                      (default cas)\n"
+"  --rounds N          round trips per batch (default 20000)\n"
+"  --max-pairs N       measure at most N pairs, spread evenly (default 1000:\n"
+"                      about 20 s at 120 ns a hand-off; the rest left empty)\n"
+"  --topology FILE     an hwloc XML topology (it must be this machine's)\n"
+"  --out DIR           results folder, new or empty (default results/c2c-<time>-<host>)\n";
+
+static int bad(const char *opt, const char *value, const char *why)
+{
+	fprintf(stderr, "hzfbench: %s: %s: %s\n", opt, value, why);
+	return 2;
+}
+
+static int write_text(const char *dir, const char *name, struct zf_buf *b)
+{
+	char path[PATH_MAX + 32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f || b->oom || fputs(b->text ? b->text : "", f) < 0 || fclose(f)) {
+		fprintf(stderr, "hzfbench: c2c: %s: cannot be written\n", path);
+		return 1;
+	}
+	return 0;
+}
+
+int zf_c2c_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "placement", required_argument, NULL, 'p' }, { "tasks", required_argument, NULL, 'n' },
+		{ "pairs", required_argument, NULL, 'P' }, { "method", required_argument, NULL, 'm' },
+		{ "rounds", required_argument, NULL, 'r' }, { "max-pairs", required_argument, NULL, 'x' },
+		{ "topology", required_argument, NULL, 't' }, { "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	const char *placement = "compact", *xml = NULL, *out = NULL, *why_s;
+	unsigned long rounds = 20000, max_pairs = 1000, ntasks = 0;
+	enum zf_pp_method method = ZF_PP_CAS;
+	bool neighbours = false;
+	struct zf_buf csv = { 0 }, pus = { 0 };
+	char why[512], dir[PATH_MAX];
+	struct zf_topo topo;
+	struct zf_plan plan;
+	double *m;
+	int c, i, j, n, ret = 0;
+	unsigned long npairs, every, k = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (zf_placement_check(optarg, &why_s) || !strcmp(optarg, "none"))
+				return bad("--placement", optarg, !strcmp(optarg, "none") ?
+					   "c2c pins both sides: not none" : why_s);
+			placement = optarg;
+			break;
+		case 'n':
+			if (zf_parse_ulong(optarg, 2, 4096, &ntasks, &why_s))
+				return bad("--tasks", optarg, why_s);
+			break;
+		case 'P':
+			if (strcmp(optarg, "all") && strcmp(optarg, "neighbours"))
+				return bad("--pairs", optarg, "not all or neighbours");
+			neighbours = !strcmp(optarg, "neighbours");
+			break;
+		case 'm':
+			if (strcmp(optarg, "cas") && strcmp(optarg, "rw"))
+				return bad("--method", optarg, "not cas or rw");
+			method = strcmp(optarg, "cas") ? ZF_PP_RW : ZF_PP_CAS;
+			break;
+		case 'r':
+			if (zf_parse_ulong(optarg, 10, 100000000, &rounds, &why_s))
+				return bad("--rounds", optarg, why_s);
+			break;
+		case 'x':
+			if (zf_parse_ulong(optarg, 1, 100000000, &max_pairs, &why_s))
+				return bad("--max-pairs", optarg, why_s);
+			break;
+		case 't': xml = optarg; break;
+		case 'o': out = optarg; break;
+		case 'h': printf("%s", c2c_usage); return 0;
+		default:
+			fprintf(stderr, "hzfbench: c2c: %s: %s\n", argv[optind - 1],
+				optopt ? "needs a value" : "unknown option");
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "hzfbench: c2c: %s: unexpected argument\n", argv[optind]);
+		return 2;
+	}
+	if (zf_topo_open(&topo, xml, why, sizeof(why))) {
+		fprintf(stderr, "hzfbench: --topology: %s\n", why);
+		return 2;
+	}
+	if (!topo.thissystem) {
+		fprintf(stderr, "hzfbench: c2c: %s: not this machine; c2c measures the real one\n",
+			topo.source);
+		zf_topo_close(&topo);
+		return 2;
+	}
+	n = zf_placement_capacity(&topo, placement, why, sizeof(why));
+	if (n < 0 || (ntasks && (int)ntasks > n) || n < 2) {
+		zf_topo_close(&topo);
+		return bad(ntasks && n >= 0 && (int)ntasks > n ? "--tasks" : "--placement",
+			   ntasks && n >= 0 && (int)ntasks > n ? "too many" : placement,
+			   n < 0 ? why : "needs two PUs at least");
+	}
+	if (ntasks)
+		n = ntasks;
+	if (zf_plan_make(&topo, placement, n, &plan, why, sizeof(why))) {
+		zf_topo_close(&topo);
+		return bad("--placement", placement, why);
+	}
+	if (zf_results_dir(out, dir, sizeof(dir), why, sizeof(why))) {
+		fprintf(stderr, "hzfbench: --out: %s: %s\n", out ? out : dir, why);
+		ret = 2;
+		goto done;
+	}
+	m = calloc((size_t)n * n, sizeof(*m));
+	if (!m) {
+		ret = 1;
+		goto done;
+	}
+	for (i = 0; i < n * n; i++)
+		m[i] = -1;
+	npairs = neighbours ? (unsigned long)n - 1 : (unsigned long)n * (n - 1) / 2;
+	every = npairs > max_pairs ? (npairs + max_pairs - 1) / max_pairs : 1;
+	for (i = 0; i < n && !ret; i++)
+		for (j = i + 1; j < n && !ret; j++) {
+			double v;
+
+			if (neighbours && j != i + 1)
+				continue;
+			if (k++ % every)
+				continue;	/* sampled out: left empty, never guessed */
+			v = pair_ns(&topo, plan.pu[i], plan.pu[j], method, rounds, why, sizeof(why));
+			if (v < 0) {
+				fprintf(stderr, "hzfbench: c2c: PUs %d and %d: %s\n", plan.pu[i],
+					plan.pu[j], why);
+				ret = 1;
+			}
+			m[i * n + j] = m[j * n + i] = v;
+		}
+	zf_buf_printf(&csv, "pu");
+	for (j = 0; j < n; j++)
+		zf_buf_printf(&csv, ",%d", plan.pu[j]);
+	zf_buf_printf(&csv, "\n");
+	for (i = 0; i < n; i++) {
+		zf_buf_printf(&csv, "%d", plan.pu[i]);
+		for (j = 0; j < n; j++)
+			if (m[i * n + j] >= 0)
+				zf_buf_printf(&csv, ",%.2f", m[i * n + j]);
+			else
+				zf_buf_printf(&csv, ",");
+		zf_buf_printf(&csv, "\n");
+	}
+	zf_buf_printf(&pus, "pu,core,package,node\n");
+	for (i = 0; i < n; i++)
+		zf_buf_printf(&pus, "%d,%d,%d,%d\n", plan.pu[i], plan.core[i], plan.package[i],
+			      plan.node[i]);
+	free(m);
+	if (!ret)
+		ret = write_text(dir, "c2c.csv", &csv) || write_text(dir, "c2c-pus.csv", &pus);
+	if (!ret) {
+		fputs(csv.text, stdout);
+		printf("c2c: %s/c2c.csv (%s, one-way ns, %lu of %lu pairs)\n", dir,
+		       method == ZF_PP_CAS ? "cas" : "rw", (npairs + every - 1) / every, npairs);
+	}
+done:
+	zf_buf_free(&csv);
+	zf_buf_free(&pus);
+	zf_plan_free(&plan);
+	zf_topo_close(&topo);
+	return ret;
+}
