@@ -100,12 +100,6 @@ static const char c2c_usage[] =
 "  --topology FILE     an hwloc XML topology (it must be this machine's)\n"
 "  --out DIR           results folder, new or empty (default results/c2c-<time>-<host>)\n";
 
-static int bad(const char *opt, const char *value, const char *why)
-{
-	fprintf(stderr, "hzfbench: %s: %s: %s\n", opt, value, why);
-	return 2;
-}
-
 static int write_text(const char *dir, const char *name, struct zf_buf *b)
 {
 	char path[PATH_MAX + 32];
@@ -147,31 +141,31 @@ int zf_c2c_main(int argc, char **argv)
 		switch (c) {
 		case 'p':
 			if (zf_placement_check(optarg, &why_s) || !strcmp(optarg, "none"))
-				return bad("--placement", optarg, !strcmp(optarg, "none") ?
+				return zf_bad_value("--placement", optarg, !strcmp(optarg, "none") ?
 					   "c2c pins both sides: not none" : why_s);
 			placement = optarg;
 			break;
 		case 'n':
-			if (zf_parse_ulong(optarg, 2, 4096, &ntasks, &why_s))
-				return bad("--tasks", optarg, why_s);
+			if (zf_parse_num_opt("--tasks", optarg, 2, 4096, &ntasks))
+				return 2;
 			break;
 		case 'P':
 			if (strcmp(optarg, "all") && strcmp(optarg, "neighbours"))
-				return bad("--pairs", optarg, "not all or neighbours");
+				return zf_bad_value("--pairs", optarg, "not all or neighbours");
 			neighbours = !strcmp(optarg, "neighbours");
 			break;
 		case 'm':
 			if (strcmp(optarg, "cas") && strcmp(optarg, "rw"))
-				return bad("--method", optarg, "not cas or rw");
+				return zf_bad_value("--method", optarg, "not cas or rw");
 			method = strcmp(optarg, "cas") ? ZF_PP_RW : ZF_PP_CAS;
 			break;
 		case 'r':
-			if (zf_parse_ulong(optarg, 10, 100000000, &rounds, &why_s))
-				return bad("--rounds", optarg, why_s);
+			if (zf_parse_num_opt("--rounds", optarg, 10, 100000000, &rounds))
+				return 2;
 			break;
 		case 'x':
-			if (zf_parse_ulong(optarg, 1, 100000000, &max_pairs, &why_s))
-				return bad("--max-pairs", optarg, why_s);
+			if (zf_parse_num_opt("--max-pairs", optarg, 1, 100000000, &max_pairs))
+				return 2;
 			break;
 		case 't': xml = optarg; break;
 		case 'o': out = optarg; break;
@@ -199,7 +193,7 @@ int zf_c2c_main(int argc, char **argv)
 	n = zf_placement_capacity(&topo, placement, why, sizeof(why));
 	if (n < 0 || (ntasks && (int)ntasks > n) || n < 2) {
 		zf_topo_close(&topo);
-		return bad(ntasks && n >= 0 && (int)ntasks > n ? "--tasks" : "--placement",
+		return zf_bad_value(ntasks && n >= 0 && (int)ntasks > n ? "--tasks" : "--placement",
 			   ntasks && n >= 0 && (int)ntasks > n ? "too many" : placement,
 			   n < 0 ? why : "needs two PUs at least");
 	}
@@ -207,7 +201,7 @@ int zf_c2c_main(int argc, char **argv)
 		n = ntasks;
 	if (zf_plan_make(&topo, placement, n, &plan, why, sizeof(why))) {
 		zf_topo_close(&topo);
-		return bad("--placement", placement, why);
+		return zf_bad_value("--placement", placement, why);
 	}
 	if (zf_results_dir(out, dir, sizeof(dir), why, sizeof(why))) {
 		fprintf(stderr, "hzfbench: --out: %s: %s\n", out ? out : dir, why);

@@ -35,11 +35,7 @@
 #define MAX_FAULTS_PER_PASS	(1UL << 26)
 
 /* one line, naming the option and the value; exit status 2 (usage) */
-static int bad(const char *opt, const char *value, const char *why)
-{
-	fprintf(stderr, "hzfbench: %s: %s: %s\n", opt, value, why);
-	return 2;
-}
+#define bad zf_bad_value
 
 struct options {
 	struct zf_sweep sw;
@@ -169,13 +165,7 @@ static int parse_size_opt(const char *opt, const char *arg, unsigned long long *
 	return 0;
 }
 
-static int parse_num_opt(const char *opt, const char *arg, unsigned long min,
-			 unsigned long max, unsigned long *out)
-{
-	const char *why;
-
-	return zf_parse_ulong(arg, min, max, out, &why) ? bad(opt, arg, why) : 0;
-}
+#define parse_num_opt zf_parse_num_opt
 
 static int parse_options(const char *cmd, int argc, char **argv, struct options *o,
 			 const char *usage)

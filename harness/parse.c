@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -259,4 +260,18 @@ int zf_split_list(const char *s, char **buf, char ***out, size_t *n, const char 
 	*out = words;
 	*n = i;
 	return 0;
+}
+
+int zf_bad_value(const char *opt, const char *value, const char *why)
+{
+	fprintf(stderr, "hzfbench: %s: %s: %s\n", opt, value, why);
+	return 2;
+}
+
+int zf_parse_num_opt(const char *opt, const char *arg, unsigned long min, unsigned long max,
+		     unsigned long *out)
+{
+	const char *why;
+
+	return zf_parse_ulong(arg, min, max, out, &why) ? zf_bad_value(opt, arg, why) : 0;
 }

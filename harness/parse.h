@@ -27,4 +27,10 @@ int zf_parse_int_list(const char *s, long min, long max, long ncpus,
 /* comma-separated words; *out is malloc()ed, the words point into *buf */
 int zf_split_list(const char *s, char **buf, char ***out, size_t *n, const char **why);
 
+/* the one-line error for a bad value, "hzfbench: OPT: VALUE: why"; returns 2 (usage) */
+int zf_bad_value(const char *opt, const char *value, const char *why);
+/* an option's decimal integer in [min, max]; 0, or 2 with the error said */
+int zf_parse_num_opt(const char *opt, const char *arg, unsigned long min, unsigned long max,
+		     unsigned long *out);
+
 #endif
