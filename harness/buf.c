@@ -138,3 +138,15 @@ int zf_write_atomic(const char *dir, const char *name, const char *data, size_t 
 	}
 	return 0;
 }
+
+int zf_buf_write(const char *dir, const char *name, const struct zf_buf *b, const char *who)
+{
+	int err = b->oom ? -ENOMEM : zf_write_atomic(dir, name, b->text ? b->text : "", b->len);
+
+	if (err) {
+		fprintf(stderr, "hzfbench: %s: %s/%s: cannot be written: %s\n", who, dir, name,
+			strerror(-err));
+		return 1;
+	}
+	return 0;
+}

@@ -26,5 +26,7 @@ void zf_buf_free(struct zf_buf *b);
  * that a reader sees the old file or the new one, never half of one.
  */
 int zf_write_atomic(const char *dir, const char *name, const char *data, size_t len);
+/* zf_write_atomic() of a whole buffer; 0, or 1 with "hzfbench: WHO: DIR/NAME: why" said */
+int zf_buf_write(const char *dir, const char *name, const struct zf_buf *b, const char *who);
 
 #endif

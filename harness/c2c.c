@@ -98,21 +98,7 @@ static const char c2c_usage[] =
 "  --max-pairs N       measure at most N pairs, spread evenly (default 1000:\n"
 "                      about 20 s at 120 ns a hand-off; the rest left empty)\n"
 "  --topology FILE     an hwloc XML topology (it must be this machine's)\n"
-"  --out DIR           results folder, new or empty (default results/c2c-<time>-<host>)\n";
-
-static int write_text(const char *dir, const char *name, struct zf_buf *b)
-{
-	char path[PATH_MAX + 32];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f || b->oom || fputs(b->text ? b->text : "", f) < 0 || fclose(f)) {
-		fprintf(stderr, "hzfbench: c2c: %s: cannot be written\n", path);
-		return 1;
-	}
-	return 0;
-}
+"  --out DIR           results folder, new or empty (default results/<UTC time>-<host>)\n";
 
 int zf_c2c_main(int argc, char **argv)
 {
@@ -171,15 +157,11 @@ int zf_c2c_main(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'h': printf("%s", c2c_usage); return 0;
 		default:
-			fprintf(stderr, "hzfbench: c2c: %s: %s\n", argv[optind - 1],
-				optopt ? "needs a value" : "unknown option");
-			return 2;
+			return zf_opt_unknown("c2c", argv);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "hzfbench: c2c: %s: unexpected argument\n", argv[optind]);
+	if (zf_opt_no_operands("c2c", argc, argv))
 		return 2;
-	}
 	if (zf_topo_open(&topo, xml, why, sizeof(why))) {
 		fprintf(stderr, "hzfbench: --topology: %s\n", why);
 		return 2;
@@ -252,7 +234,8 @@ int zf_c2c_main(int argc, char **argv)
 			      plan.node[i]);
 	free(m);
 	if (!ret)
-		ret = write_text(dir, "c2c.csv", &csv) || write_text(dir, "c2c-pus.csv", &pus);
+		ret = zf_buf_write(dir, "c2c.csv", &csv, "c2c") ||
+		      zf_buf_write(dir, "c2c-pus.csv", &pus, "c2c");
 	if (!ret) {
 		fputs(csv.text, stdout);
 		printf("c2c: %s/c2c.csv (%s, one-way ns, %lu of %lu pairs)\n", dir,

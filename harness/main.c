@@ -154,17 +154,6 @@ static bool option_allowed(const char *cmd, const char *name)
 	return true;
 }
 
-static int parse_size_opt(const char *opt, const char *arg, unsigned long long *out)
-{
-	const char *why;
-
-	if (zf_parse_size(arg, out, &why))
-		return bad(opt, arg, why);
-	if (!*out)
-		return bad(opt, arg, "must be at least 1 byte");
-	return 0;
-}
-
 #define parse_num_opt zf_parse_num_opt
 
 static int parse_options(const char *cmd, int argc, char **argv, struct options *o,
@@ -197,11 +186,8 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 	while ((c = getopt_long(argc, argv, "+h", run_options, &idx)) != -1) {
 		char name[64];
 
-		if (c == '?') {
-			fprintf(stderr, "hzfbench: %s: %s: %s\n", cmd, argv[optind - 1],
-				optopt ? "needs a value" : "unknown option");
-			return 2;
-		}
+		if (c == '?')
+			return zf_opt_unknown(cmd, argv);
 		if (c == 'h') {
 			printf("%s%s", usage, common_usage);
 			exit(0);
@@ -247,11 +233,11 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 		case OPT_SUMMARY: o->summary = true; break;
 		case OPT_SIZE:
 			o->size_arg = optarg;
-			err = parse_size_opt("--size", optarg, &o->sw.size);
+			err = zf_parse_size_opt("--size", optarg, &o->sw.size);
 			break;
 		case OPT_STEP:
 			o->step_arg = optarg;
-			err = parse_size_opt("--step", optarg, &o->sw.step);
+			err = zf_parse_size_opt("--step", optarg, &o->sw.step);
 			break;
 		case OPT_FAULT:
 			o->faults = optarg;
@@ -297,10 +283,8 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 		if (err)
 			return err;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "hzfbench: %s: %s: unexpected argument\n", cmd, argv[optind]);
+	if (zf_opt_no_operands(cmd, argc, argv))
 		return 2;
-	}
 	if (o->sw.step > o->sw.size)
 		return bad("--size", o->size_arg ? o->size_arg : "100G", "smaller than --step");
 	if (o->sw.size / o->sw.step > MAX_FAULTS_PER_PASS) {
@@ -612,13 +596,13 @@ static int usemem_run(int argc, char **argv, char **typed)
 		fprintf(stderr, "hzfbench: usemem: %s: unexpected argument\n", argv[optind + 1]);
 		return 2;
 	}
-	if (parse_size_opt("SIZE", argv[optind], &size_v))
+	if (zf_parse_size_opt("SIZE", argv[optind], &size_v))
 		return 2;
 	if (!step) {
 		fprintf(stderr, "hzfbench: usemem: -j missing: the step between reads (the seed's is -j 0x200000)\n");
 		return 2;
 	}
-	if (parse_size_opt("-j", step, &step_v))
+	if (zf_parse_size_opt("-j", step, &step_v))
 		return 2;
 	if (nproc && nthread) {
 		fprintf(stderr, "hzfbench: usemem: -n %s -t %s: processes of threads are not measured; "
@@ -820,9 +804,7 @@ static int cmd_compare(int argc, char **argv)
 			break;
 		case 'h': printf("%s", compare_usage); return 0;
 		default:
-			fprintf(stderr, "hzfbench: compare: %s: %s\n", argv[optind - 1],
-				optopt ? "needs a value" : "unknown option");
-			return 2;
+			return zf_opt_unknown("compare", argv);
 		}
 	}
 	if (err)

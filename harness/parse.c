@@ -2,6 +2,7 @@
 /* Parsers for user input: see parse.h. */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,4 +275,50 @@ int zf_parse_num_opt(const char *opt, const char *arg, unsigned long min, unsign
 	const char *why;
 
 	return zf_parse_ulong(arg, min, max, out, &why) ? zf_bad_value(opt, arg, why) : 0;
+}
+
+int zf_parse_size_opt(const char *opt, const char *arg, unsigned long long *out)
+{
+	const char *why;
+
+	if (zf_parse_size(arg, out, &why))
+		return zf_bad_value(opt, arg, why);
+	if (!*out)
+		return zf_bad_value(opt, arg, "must be at least 1 byte");
+	return 0;
+}
+
+int zf_parse_ns(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0) || v > 1e9)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int zf_parse_ns_opt(const char *opt, const char *arg, double *out)
+{
+	if (zf_parse_ns(arg, out))
+		return zf_bad_value(opt, arg, "not a number of ns in [0, 1e9]");
+	return 0;
+}
+
+int zf_opt_unknown(const char *cmd, char *const argv[])
+{
+	fprintf(stderr, "hzfbench: %s: %s: %s\n", cmd, argv[optind - 1],
+		optopt ? "needs a value" : "unknown option");
+	return 2;
+}
+
+int zf_opt_no_operands(const char *cmd, int argc, char *const argv[])
+{
+	if (optind >= argc)
+		return 0;
+	fprintf(stderr, "hzfbench: %s: %s: unexpected argument\n", cmd, argv[optind]);
+	return 2;
 }

@@ -33,4 +33,18 @@ int zf_bad_value(const char *opt, const char *value, const char *why);
 int zf_parse_num_opt(const char *opt, const char *arg, unsigned long min, unsigned long max,
 		     unsigned long *out);
 
+/* a size option (zf_parse_size, at least 1 byte); 0, or 2 with the error said */
+int zf_parse_size_opt(const char *opt, const char *arg, unsigned long long *out);
+/* a latency or cost in ns: a decimal number in [0, 1e9] */
+int zf_parse_ns(const char *s, double *out);
+/* an option's zf_parse_ns(); 0, or 2 with the error said */
+int zf_parse_ns_opt(const char *opt, const char *arg, double *out);
+/*
+ * After getopt_long() with opterr = 0 returned '?': "hzfbench: CMD: ARG:
+ * needs a value" or "unknown option"; returns 2.
+ */
+int zf_opt_unknown(const char *cmd, char *const argv[]);
+/* 0 when getopt left no operand, else "hzfbench: CMD: ARG: unexpected argument" and 2 */
+int zf_opt_no_operands(const char *cmd, int argc, char *const argv[]);
+
 #endif
