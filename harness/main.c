@@ -15,6 +15,7 @@
 #include "../bench/strategy.h"
 #include "compat.h"
 #include "c2c.h"
+#include "model.h"
 #include "compare.h"
 #include "history.h"
 #include "numa.h"
@@ -926,6 +927,7 @@ static const struct subcommand subcommands[] = {
 	{ "compare",	"two results folders, LKP style; exit 1 on a regression", cmd_compare },
 	{ "history",	"append a results folder to a CI history file",		cmd_history },
 	{ "c2c",	"core-to-core hand-off latency matrix by cache-line ping-pong", zf_c2c_main },
+	{ "model",	"predicted cost against tasks from hand-off latencies",	zf_model_main },
 	{ "usemem",	"usemem's spelling of the seed's command, usemem's units too", cmd_usemem },
 	{ "probe",	"reference loops: bare inc_not_zero, pointer read",	cmd_probe },
 	{ "strategies",	"the strategies and what each models",			cmd_strategies },

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The contention model: see model.h, and docs/model.md for why each term is
+ * there. Pure arithmetic on a hand-off matrix; zf_model_main() (modelcmd.c)
+ * feeds it from a results folder, a c2c.csv, or a machine we do not have.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "model.h"
+#include "parse.h"
+
+const char *const zf_level_names[ZF_LV_N] = { "core", "node", "package", "machine" };
+
+int zf_model_levels_parse(const char *spec, double lv[ZF_LV_N], const char **why)
+{
+	char *buf, **items;
+	size_t n, i;
+	int k, ret = 0;
+
+	for (k = 0; k < ZF_LV_N; k++)
+		lv[k] = -1;
+	if (!zf_parse_ns(spec, &lv[0])) {
+		for (k = 1; k < ZF_LV_N; k++)
+			lv[k] = lv[0];
+		return 0;
+	}
+	if (zf_split_list(spec, &buf, &items, &n, why))
+		return -EINVAL;
+	for (i = 0; i < n && !ret; i++) {
+		char *eq = strchr(items[i], '=');
+
+		if (!eq) {
+			*why = "an item is not LEVEL=NS (levels: core, node, package, machine)";
+			ret = -EINVAL;
+			break;
+		}
+		*eq = 0;
+		for (k = 0; k < ZF_LV_N && strcmp(items[i], zf_level_names[k]); k++)
+			;
+		if (k == ZF_LV_N) {
+			*why = "a level is not core, node, package or machine";
+			ret = -EINVAL;
+		} else if (lv[k] >= 0) {
+			*why = "a level is given twice";
+			ret = -EINVAL;
+		} else if (zf_parse_ns(eq + 1, &lv[k])) {
+			*why = "a latency is not a number of ns in [0, 1e9]";
+			ret = -EINVAL;
+		}
+	}
+	free(items);
+	free(buf);
+	return ret;
+}
+
+static enum zf_level pair_level(const struct zf_plan *p, int i, int j)
+{
+	if (p->core[i] == p->core[j])
+		return ZF_LV_CORE;
+	if (p->node[i] == p->node[j])
+		return ZF_LV_NODE;
+	if (p->package[i] == p->package[j])
+		return ZF_LV_PACKAGE;
+	return ZF_LV_MACHINE;
+}
+
+int zf_model_matrix_levels(const struct zf_plan *plan, const double lv[ZF_LV_N], double *h,
+			   char *why, size_t len)
+{
+	int n = plan->ntasks, i, j, k;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++) {
+			if (i == j) {
+				h[i * n + j] = -1;
+				continue;
+			}
+			for (k = pair_level(plan, i, j); k < ZF_LV_N && lv[k] < 0; k++)
+				;
+			if (k == ZF_LV_N) {
+				snprintf(why, len, "no latency for PUs %d and %d (level %s or outer)",
+					 plan->pu[i], plan->pu[j],
+					 zf_level_names[pair_level(plan, i, j)]);
+				return -EINVAL;
+			}
+			h[i * n + j] = lv[k];
+		}
+	return 0;
+}
+
+static int find_pu(const char *const *labels, size_t n, int pu)
+{
+	char want[16];
+	size_t i;
+
+	snprintf(want, sizeof(want), "%d", pu);
+	for (i = 0; i < n; i++)
+		if (!strcmp(labels[i], want))
+			return (int)i;
+	return -1;
+}
+
+int zf_model_matrix_csv(const char *path, const struct zf_plan *plan, double *h,
+			char *why, size_t len)
+{
+	struct zf_csv c;
+	size_t line = 0, r;
+	int n = plan->ntasks, i, j, err;
+	const char **rowlab;
+	int *col, *row;
+
+	err = zf_csv_read(path, &c, &line);
+	if (err) {
+		if (err == -EINVAL)
+			snprintf(why, len, "%s: line %zu is not CSV", path, line);
+		else
+			snprintf(why, len, "%s: %s", path, strerror(-err));
+		return err;
+	}
+	if (c.ncols < 3 || strcmp(c.header[0], "pu") || c.nrows != c.ncols - 1) {
+		snprintf(why, len, "%s: not a c2c.csv (a pu column, then one per PU, one row each)",
+			 path);
+		zf_csv_free(&c);
+		return -EINVAL;
+	}
+	rowlab = calloc(c.nrows, sizeof(*rowlab));
+	col = calloc(n, sizeof(*col));
+	row = calloc(n, sizeof(*row));
+	if (!rowlab || !col || !row) {
+		err = -ENOMEM;
+		snprintf(why, len, "out of memory");
+		goto out;
+	}
+	for (r = 0; r < c.nrows; r++)
+		rowlab[r] = c.rows[r][0];
+	for (i = 0; i < n; i++) {
+		col[i] = find_pu((const char *const *)c.header + 1, c.ncols - 1, plan->pu[i]);
+		row[i] = find_pu(rowlab, c.nrows, plan->pu[i]);
+		if (col[i] < 0 || row[i] < 0) {
+			snprintf(why, len, "%s: PU %d of the placement is not in the matrix",
+				 path, plan->pu[i]);
+			err = -EINVAL;
+			goto out;
+		}
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++) {
+			const char *cell = c.rows[row[i]][col[j] + 1];
+
+			h[i * n + j] = -1;
+			if (i == j || !*cell)
+				continue;
+			if (zf_parse_ns(cell, &h[i * n + j])) {
+				snprintf(why, len, "%s: PUs %d and %d: %s: not a latency in ns", path,
+					 plan->pu[i], plan->pu[j], cell);
+				err = -EINVAL;
+				goto out;
+			}
+		}
+out:
+	free(rowlab);
+	free(col);
+	free(row);
+	zf_csv_free(&c);
+	return err;
+}
+
+double zf_model_handoff(const double *h, int stride, int n)
+{
+	double sum = 0;
+	long cells = 0;
+	int i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			if (i != j && h[i * stride + j] >= 0) {
+				sum += h[i * stride + j];
+				cells++;
+			}
+	return cells ? sum / cells : -1;
+}
+
+static double max2(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+int zf_model_predict(const struct zf_model_in *in, const char *strategy, int n,
+		     double handoff_ns, struct zf_model_out *out)
+{
+	/* a get finds the line where another task left it (n-1) times in n */
+	double moved = n > 1 ? (double)(n - 1) / n : 0;
+	double d = in->get_ns + moved * (handoff_ns > 0 ? handoff_ns : 0);
+	double t, mms;
+
+	memset(out, 0, sizeof(*out));
+	out->line_ns = d;
+	if (!strcmp(strategy, "global")) {
+		/* its own work and one get, or its turn in the line's queue */
+		t = max2(in->fixed_ns + d, n * d);
+	} else if (!strcmp(strategy, "mmflag")) {
+		/* one get per mm per pass, shared among the mm's tasks */
+		mms = in->threads ? 1 : n;
+		t = in->fixed_ns + mms * d / ((double)n * (in->faults_per_pass ? in->faults_per_pass : 1));
+	} else if (!strcmp(strategy, "persistent")) {
+		t = in->fixed_ns;
+	} else {
+		return -1;
+	}
+	out->ns_per_fault = t;
+	out->get_ns = t - in->fixed_ns;
+	out->get_share = t > 0 ? out->get_ns / t : 0;
+	out->faults_per_sec = t > 0 ? n * 1e9 / t : 0;
+	return 0;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `hzfbench model`: what the three strategies should cost at n tasks, from
+ * a hand-off latency matrix (c2c.csv, or one latency per topology level) and
+ * a per-fault fixed cost. The reasoning is in docs/model.md.
+ */
+#ifndef HZF_MODEL_H
+#define HZF_MODEL_H
+
+#include <stdbool.h>
+
+#include "topo.h"
+
+/* how close two PUs are: the innermost object they share */
+enum zf_level { ZF_LV_CORE, ZF_LV_NODE, ZF_LV_PACKAGE, ZF_LV_MACHINE, ZF_LV_N };
+extern const char *const zf_level_names[ZF_LV_N];
+
+struct zf_model_in {
+	double fixed_ns;		/* F: a fault's cost without any count */
+	double get_ns;			/* U: one get on a line already in this CPU's cache */
+	unsigned long faults_per_pass;	/* P: mmflag counts one get per mm per pass */
+	bool threads;			/* one shared mm (threads) or one per task */
+};
+
+struct zf_model_out {
+	double ns_per_fault;		/* each task's time per fault */
+	double faults_per_sec;		/* all tasks together */
+	double get_ns;			/* of which the count (ns_per_fault - F) */
+	double get_share;		/* get_ns / ns_per_fault */
+	double line_ns;			/* D: the line's time per counted get */
+};
+
+/* "core=10,node=40,package=80,machine=120", or one number for every level */
+int zf_model_levels_parse(const char *spec, double lv[ZF_LV_N], const char **why);
+/*
+ * h (n x n) := the hand-off of each pair of the plan's PUs from the level
+ * they share; a level not given takes the next outer one given.
+ */
+int zf_model_matrix_levels(const struct zf_plan *plan, const double lv[ZF_LV_N], double *h,
+			   char *why, size_t len);
+/* h (n x n) := the cells of a c2c.csv for the plan's PUs, -1 where empty */
+int zf_model_matrix_csv(const char *path, const struct zf_plan *plan, double *h,
+			char *why, size_t len);
+/* the mean hand-off over the ordered pairs among the first n of h's PUs; -1 if none */
+double zf_model_handoff(const double *h, int stride, int n);
+/* one strategy (global, mmflag, persistent) at n tasks; -1 for another name */
+int zf_model_predict(const struct zf_model_in *in, const char *strategy, int n,
+		     double handoff_ns, struct zf_model_out *out);
+
+int zf_model_main(int argc, char **argv);
+
+#endif
