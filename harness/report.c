@@ -20,7 +20,7 @@
 
 const char *const zf_charts[] = {
 	"scaling", "cost", "speedup", "breakdown", "counters", "placement", "fairness", "kernel",
-	"history",
+	"history", "c2c",
 	NULL,
 };
 
@@ -218,6 +218,76 @@ static void key_table(struct zf_buf *b, const char *text)
 	zf_csv_free(&c);
 }
 
+/* the row of c with the same configuration as row r of m, or -1 */
+static long same_config(const struct zf_csv *c, const struct zf_csv *m, size_t r)
+{
+	static const char *const key[] = { "strategy", "fault", "task_kind", "tasks", "placement",
+					   "step" };
+	size_t i, k;
+
+	for (i = 0; i < c->nrows; i++) {
+		for (k = 0; k < sizeof(key) / sizeof(key[0]); k++) {
+			int a = zf_csv_col(c, key[k]), b = zf_csv_col(m, key[k]);
+
+			if (a < 0 || b < 0 || strcmp(c->rows[i][a], m->rows[r][b]))
+				break;
+		}
+		if (k == sizeof(key) / sizeof(key[0]))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* model.csv beside summary.csv: each prediction with its measurement */
+static void model_table(struct zf_buf *b, const char *summary, const char *model,
+			const char *model_json)
+{
+	struct zf_csv c, m;
+	size_t line, r;
+	char source[512] = "";
+	int ns_c, ns_m, sh_m;
+
+	if (zf_csv_parse(summary, &c, &line))
+		return;
+	if (zf_csv_parse(model, &m, &line)) {
+		zf_buf_printf(b, "<p>model.csv could not be read.</p>\n");
+		zf_csv_free(&c);
+		return;
+	}
+	ns_c = zf_csv_col(&c, "ns_per_fault_median");
+	ns_m = zf_csv_col(&m, "ns_per_fault_median");
+	sh_m = zf_csv_col(&m, "get_share_of_fault");
+	if (model_json)
+		zf_json_get(model_json, "handoff", source, sizeof(source));
+	zf_buf_printf(b, "<p>Predicted by <code>hzfbench model</code> (docs/model.md) from ");
+	html_text(b, source[0] ? source : "model.csv");
+	zf_buf_printf(b, "; the charts draw these as dashed lines.</p>\n<table>\n<tr><th>strategy</th>"
+		      "<th>fault</th><th>task_kind</th><th>tasks</th><th>placement</th>"
+		      "<th>measured ns/fault</th><th>predicted ns/fault</th><th>measured/predicted</th>"
+		      "<th>predicted get share</th></tr>\n");
+	for (r = 0; ns_m >= 0 && ns_c >= 0 && r < m.nrows; r++) {
+		long i = same_config(&c, &m, r);
+		double meas, pred = atof(m.rows[r][ns_m]);
+		int k;
+
+		if (i < 0)
+			continue;
+		meas = atof(c.rows[i][ns_c]);
+		zf_buf_printf(b, "<tr>");
+		for (k = 0; k < 5; k++) {
+			zf_buf_printf(b, "<td>");
+			html_text(b, m.rows[r][k]);
+			zf_buf_printf(b, "</td>");
+		}
+		zf_buf_printf(b, "<td class=n>%.3f</td><td class=n>%.3f</td><td class=n>%.2f×</td>"
+			      "<td class=n>%.1f%%</td></tr>\n", meas, pred, pred > 0 ? meas / pred : 0,
+			      sh_m >= 0 ? 100 * atof(m.rows[r][sh_m]) : 0);
+	}
+	zf_buf_printf(b, "</table>\n");
+	zf_csv_free(&c);
+	zf_csv_free(&m);
+}
+
 /* the chart's SVG from its <svg> on, or NULL */
 static char *svg_of(const char *dir, const char *chart)
 {
@@ -305,6 +375,7 @@ int zf_report(const char *dir)
 	char plots[PATH_MAX], script[PATH_MAX + 64], headline[1024], path[PATH_MAX + 32];
 	char tmp[PATH_MAX + 48];
 	char *summary = read_all(dir, "summary.csv"), *meta = read_all(dir, "meta.json");
+	char *model = read_all(dir, "model.csv"), *model_json = read_all(dir, "model.json");
 	struct zf_buf html = { 0 }, skipped = { 0 };
 	int ret = 0, i;
 	FILE *f;
@@ -312,6 +383,8 @@ int zf_report(const char *dir)
 	if (!summary) {
 		fprintf(stderr, "hzfbench: report: %s: no summary.csv\n", dir);
 		free(meta);
+		free(model);
+		free(model_json);
 		return 2;
 	}
 	if (zf_plots_dir(plots, sizeof(plots))) {
@@ -333,6 +406,10 @@ int zf_report(const char *dir)
 		meta_line(&html, meta, meta_rows[i][0], meta_rows[i][1]);
 	zf_buf_printf(&html, "</table>\n<h2>summary.csv</h2>\n");
 	key_table(&html, summary);
+	if (model) {
+		zf_buf_printf(&html, "<h2>Measured and predicted</h2>\n");
+		model_table(&html, summary, model, model_json);
+	}
 	for (i = 0; zf_charts[i]; i++) {
 		struct zf_buf msg = { 0 };
 		char *svg;
@@ -392,5 +469,7 @@ out:
 	zf_buf_free(&skipped);
 	free(summary);
 	free(meta);
+	free(model);
+	free(model_json);
 	return ret;
 }

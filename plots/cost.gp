@@ -14,6 +14,17 @@ do for [k in "thread process"] {
 	}
 	eval keep_present("have", '$%s_'.k)
 	eval sprintf('have_%s = "%s"', k, have)
+	if (has_model) {
+		do for [s in strategies] {
+			eval select_in(model, sprintf('$model_%s_%s', s, k), \
+				'(column("tasks")):(column("ns_per_fault_median"))', \
+				sprintf('strcol("strategy") eq "%s" && strcol("task_kind") eq "%s" && strcol("fault") eq "emulated" && strcol("placement") eq "compact"', s, k))
+		}
+		eval keep_present("pred", '$model_%s_'.k)
+	} else {
+		pred = ""
+	}
+	eval sprintf('pred_%s = "%s"', k, pred)
 	if (have ne "") { kinds = kinds." ".k }
 }
 if (kinds eq "") { eval skip("no emulated-fault rows at compact placement") }
@@ -31,8 +42,14 @@ do for [fmt in formats] {
 		set ylabel "ns per fault (log)"
 		set offsets graph 0.03, graph 0.03, 0, 0
 		have = value("have_".k)
-		plot for [s in have] sprintf('$%s_%s', s, k) using 1:2:3:4 with yerrorlines \
-			lc rgb colour(s) dt dash(s) pt point(s) ps 1.6 lw 2.5 title s
+		# the predicted lines, spliced into the plot command: a plot-for over
+		# no strategies would still draw one
+		model_lines = ""
+		do for [s in value("pred_".k)] {
+			model_lines = model_lines.sprintf(", $model_%s_%s using 1:2 with lines lc rgb '%s' dt (14, 10) lw 1.5 title '%s (model)'", s, k, colour(s), s)
+		}
+		eval "plot for [s in have] sprintf('$%s_%s', s, k) using 1:2:3:4 with yerrorlines " . \
+			"lc rgb colour(s) dt dash(s) pt point(s) ps 1.6 lw 2.5 title s" . model_lines
 	}
 	unset multiplot
 	unset output

@@ -18,9 +18,13 @@ if (formats ne "png svg pdf" && formats ne "png" && formats ne "svg" && formats 
 	print sprintf("%s: %s: not a format (png, svg or pdf)", NAME, formats)
 	exit status 2
 }
+# a chart of another file (c2c.csv) sets DATA before loading this
+data = exists("DATA") ? DATA : "summary.csv"
 summary = dir."/summary.csv"
-if (system(sprintf("test -r '%s' && echo yes", summary)) ne "yes") {
-	print sprintf("%s: %s: no summary.csv to chart", NAME, dir)
+# a folder without that chart's own file is not an error: the chart skips
+data_missing = system(sprintf("test -r '%s/%s' && echo yes", dir, data)) ne "yes"
+if (data_missing && (!exists("DATA") || system(sprintf("test -d '%s' && echo yes", dir)) ne "yes")) {
+	print sprintf("%s: %s: no %s to chart", NAME, dir, data)
 	exit status 1
 }
 outdir = dir."/plots"
@@ -30,10 +34,11 @@ system(sprintf("mkdir -p '%s'", outdir))
 meta(key) = system(sprintf("grep -o '\"%s\": \"[^\"]*' '%s/meta.json' 2>/dev/null | head -1 | cut -d'\"' -f4", key, dir))
 # whether summary.csv has a column of that name
 has_column(c) = system(sprintf("head -1 '%s' | tr ',' '\\n' | grep -cx '%s'", summary, c)) + 0 > 0
-machine = sprintf("%s, %s CPUs · Linux %s · %s", meta("cpu_model"), \
+machine = system(sprintf("test -r '%s/meta.json' && echo yes", dir)) ne "yes" ? "" : \
+	sprintf("%s, %s CPUs · Linux %s · %s", meta("cpu_model"), \
 	system(sprintf("grep -o '\"online_cpus\": [0-9]*' '%s/meta.json' | grep -o '[0-9]*$'", dir)), \
 	meta("kernel_release"), meta("start_time")[1:10])
-chart_title(t) = sprintf("%s\n{/*0.75 %s}", t, machine)
+chart_title(t) = machine eq "" ? t : sprintf("%s\n{/*0.75 %s}", t, machine)
 
 strategies = "global mmflag persistent native"
 colour(s) = s eq "global" ? "#D55E00" : s eq "mmflag" ? "#0072B2" : \
@@ -49,9 +54,13 @@ term(fmt) = fmt eq "png" ? \
 	'set terminal pdfcairo size 8in,4.5in enhanced font "sans,10" linewidth 1.5'
 output(fmt) = sprintf("set output '%s/%s.%s'", outdir, NAME, fmt)
 
-# rows of summary.csv where cond holds, the fields of spec, into datablock name
-select(name, spec, cond) = sprintf("set print %s; unset print; set table %s append; plot summary using %s with table if (%s); unset table", \
-	name, name, spec, cond)
+# rows of a CSV file where cond holds, the fields of spec, into datablock name
+select_in(file, name, spec, cond) = sprintf("set print %s; unset print; set table %s append; plot '%s' using %s with table if (%s); unset table", \
+	name, name, file, spec, cond)
+select(name, spec, cond) = select_in(summary, name, spec, cond)
+# hzfbench model's predictions beside the measurements, where model.csv is
+model = dir."/model.csv"
+has_model = system(sprintf("test -r '%s' && echo yes", model)) eq "yes"
 # how many rows datablock name holds: eval count("n", "$d") sets n
 count(var, name) = sprintf("%s = |%s|", var, name)
 # eval keep_present("have", "$%s_thread"): have = the strategies whose block has rows
