@@ -222,6 +222,27 @@ bad "--reps: needs a value" run --reps
 bad "topo: --out: not an option of topo" topo
 bad "extra: unexpected argument" run extra
 bad "frobnicate: not a subcommand" frobnicate
+bad "--method: xchg: not cas or rw" c2c --method xchg
+bad "--pairs: some: not all or neighbours" c2c --pairs some
+bad "--rounds: 5: too small" c2c --rounds 5
+bad "--placement: none: c2c pins both sides" c2c --placement none
+bad "--tasks: 1: too small" c2c --tasks 1
+bad "c2c: extra: unexpected argument" c2c extra
+bad "--handoff-ns: core=fast: a latency is not a number" model --handoff-ns core=fast --fixed-ns 1 --get-ns 1
+bad "--handoff-ns: socket=9: a level is not core" model --handoff-ns socket=9 --fixed-ns 1 --get-ns 1
+bad "--fixed-ns: -1: not a number of ns" model --handoff-ns 40 --fixed-ns -1 --get-ns 1
+bad "--get-ns: 1e99: not a number of ns" model --handoff-ns 40 --fixed-ns 1 --get-ns 1e99
+bad "model: --fixed-ns and --get-ns are needed without --from" model --handoff-ns 40
+bad "model: no hand-off latencies: give --c2c FILE" model --fixed-ns 1 --get-ns 1
+bad "model: /nonexistent.csv: give --c2c FILE" model --c2c /nonexistent.csv --fixed-ns 1 --get-ns 1
+bad "--handoff-ns: 40: give it or --c2c, not both" model --handoff-ns 40 --c2c x.csv
+bad "--preset: seed-008: the one preset is seed-007" model --preset seed-008
+bad "--from: tests/data/sample: takes its configurations from the folder" model --from tests/data/sample --tasks 2
+bad "--from: /nonexistent/summary.csv: No such file" model --from /nonexistent --handoff-ns 40
+bad "--tasks: 0: too small" model --handoff-ns 40 --fixed-ns 1 --get-ns 1 --tasks 0
+bad "--placement: none: the model needs pinned tasks" model --handoff-ns 40 --fixed-ns 1 --get-ns 1 --placement none
+bad "--step: 0: must be at least 1 byte" model --handoff-ns 40 --fixed-ns 1 --get-ns 1 --step 0
+bad "model: extra: unexpected argument" model extra
 
 mkdir -p "$tmp/full" && echo precious >"$tmp/full/keep.txt"
 if ! $bin run --out "$tmp/full" --size 64M --min-ms 1 --reps 1 2>"$tmp/err" &&
@@ -464,6 +485,69 @@ else
 		"broken runs=$broken waited=${waited}ms rows=$(wc -l <"$h2")"
 fi
 
+# --- c2c: a real matrix on this machine; model: predictions from it and from levels ---
+if [ "$(nproc)" -ge 2 ]; then
+	out=$tmp/c2c
+	if $bin c2c --tasks 2 --rounds 2000 --out "$out" >"$tmp/out" 2>&1 &&
+		[ "$(head -1 "$out/c2c.csv")" = "pu,0,1" ] && [ "$(csv_rows "$out/c2c.csv")" = 2 ] &&
+		awk -F, 'NR == 2 && $2 == "" && $3 > 0 { a = $3 } NR == 3 && $3 == "" { b = $2 }
+			END { exit !(a > 0 && a == b) }' "$out/c2c.csv" &&
+		[ "$(cat "$out/c2c-pus.csv" | head -1)" = "pu,core,package,node" ] &&
+		[ "$(csv_rows "$out/c2c-pus.csv")" = 2 ] && grep -q '^c2c: .*(cas, one-way ns, 1 of 1 pairs)' "$tmp/out"; then
+		ok "c2c: a real 2-PU matrix, symmetric, empty diagonal, its PU map"
+	else
+		fail "c2c: a real 2-PU matrix, symmetric, empty diagonal, its PU map" "$(cat "$tmp/out")"
+	fi
+else
+	skip "c2c on this machine" "one CPU: no pair to measure"
+fi
+if ! $bin c2c --topology tests/data/none.xml >/dev/null 2>"$tmp/err" && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+	HWLOC_SYNTHETIC="pack:2 core:2 pu:1" $bin c2c --out "$tmp/c2c-syn" >/dev/null 2>"$tmp/err";
+	[ $? = 2 ] && grep -q 'not this machine; c2c measures the real one' "$tmp/err" && [ ! -e "$tmp/c2c-syn/c2c.csv" ]; then
+	ok "c2c refuses a machine it is not running on"
+else
+	fail "c2c refuses a machine it is not running on" "$(cat "$tmp/err")"
+fi
+
+# the model from the committed sample and the hand-made 4-PU matrix
+cp -r tests/data/sample "$tmp/ms" && cp tests/data/c2c/c2c.csv "$tmp/ms/"
+if $bin model --from "$tmp/ms" >"$tmp/out" 2>&1 && [ "$(head -1 "$tmp/ms/model.csv")" = "$summary_header" ] &&
+	[ "$(csv_rows "$tmp/ms/model.csv")" = "$(grep -cE '^(global|mmflag|persistent),' "$tmp/ms/summary.csv")" ] &&
+	grep -qE '^global,emulated,thread,2,compact,2097152,[0-9]+,0,[0-9.]+,,,,[0-9]+,,,[0-9.]+,0\.[0-9]+' "$tmp/ms/model.csv" &&
+	grep -q '"handoff": "c2c: ' "$tmp/ms/model.json" && grep -q 'meas/pred' "$tmp/out"; then
+	ok "model --from: every modelled configuration, summary.csv's columns, measured beside predicted"
+else
+	fail "model --from: every modelled configuration, summary.csv's columns, measured beside predicted" \
+		"$(cat "$tmp/out")" "$(head -3 "$tmp/ms/model.csv" 2>&1)"
+fi
+# 2 tasks: line 2 + 1/2 x 30.5 ns hand-off; F = 1, U = 2: max(1 + 17.25, 2 x 17.25)
+if $bin model --handoff-ns 30.5 --fixed-ns 1 --get-ns 2 --tasks 1,2 --out "$tmp/mh" >"$tmp/out" 2>&1 &&
+	grep -q '^global,emulated,thread,2,compact,2097152,51200,0,34.500,' "$tmp/mh/model.csv" &&
+	grep -q '^global,emulated,thread,1,compact,2097152,51200,0,3.000,' "$tmp/mh/model.csv" &&
+	grep -q '^persistent,emulated,thread,2,compact,2097152,51200,0,1.000,,,,2000000000,' "$tmp/mh/model.csv"; then
+	ok "model --handoff-ns: the arithmetic of docs/model.md, by hand"
+else
+	fail "model --handoff-ns: the arithmetic of docs/model.md, by hand" "$(cat "$tmp/out")"
+fi
+if HWLOC_SYNTHETIC="pack:2 [numa] core:2 pu:1" $bin model --handoff-ns core=5,machine=100 --fixed-ns 1 --get-ns 0 \
+	--placement scatter --tasks 2 --out "$tmp/ms2" >/dev/null 2>&1 &&
+	grep -q '^global,emulated,thread,2,scatter,2097152,51200,0,100.000,' "$tmp/ms2/model.csv" &&
+	HWLOC_SYNTHETIC="pack:2 [numa] core:2 pu:1" $bin model --handoff-ns core=5 --fixed-ns 1 \
+	--get-ns 0 --placement compact --tasks 2 --out "$tmp/mc2" >/dev/null 2>"$tmp/err";
+	[ $? = 1 ] && grep -q 'no latency for PUs 0 and 1 (level node or outer)' "$tmp/err"; then
+	ok "model on a machine we do not have: levels by topology, and a level missing is named"
+else
+	fail "model on a machine we do not have: levels by topology, and a level missing is named" "$(cat "$tmp/err")"
+fi
+if $bin model --preset seed-007 --out "$tmp/m7" >"$tmp/out" 2>&1 &&
+	grep -qE '^seed-007: mmflag over global throughput: predicted \+[0-9]+%, seed reported \+164%' "$tmp/out" &&
+	grep -qE '^seed-007: share of time in get \(global\): predicted [0-9.]+%, seed reported 54.0%' "$tmp/out" &&
+	grep -q '^global,kernel,process,72,compact,' "$tmp/m7/model.csv" && grep -q '"preset": "seed-007"' "$tmp/m7/model.json"; then
+	ok "model --preset seed-007: predicted gain and get share beside the seed's +164% and 54%"
+else
+	fail "model --preset seed-007: predicted gain and get share beside the seed's +164% and 54%" "$(cat "$tmp/out")"
+fi
+
 # --- charts and the report, on the committed fixtures (tests/data) ---
 png_size() {	# width x height of a PNG, from its IHDR
 	od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%d %d", $1*16777216+$2*65536+$3*256+$4, $5*16777216+$6*65536+$7*256+$8 }'
@@ -524,9 +608,25 @@ if command -v gnuplot >/dev/null 2>&1; then
 	else
 		fail "report: every chart inline, the headline computed, one file" "$(cat "$tmp/err")"
 	fi
+	cp -r tests/data/c2c "$tmp/hm"
+	if gnuplot -c plots/c2c.gp "$tmp/hm" >"$tmp/out" 2>&1 && [ ! -s "$tmp/out" ] &&
+		[ -s "$tmp/hm/plots/c2c.png" ] && [ -s "$tmp/hm/plots/c2c.svg" ] && [ -s "$tmp/hm/plots/c2c.pdf" ] &&
+		grep -q '110.2' "$tmp/hm/plots/c2c.svg" && ! grep -q '>0.0<' "$tmp/hm/plots/c2c.svg" &&
+		gnuplot -c plots/c2c.gp "$tmp/cs" png >"$tmp/out" 2>&1 && grep -q '^c2c: skipped: no c2c.csv' "$tmp/out"; then
+		ok "c2c heatmap: the committed matrix in PNG, SVG and PDF; a folder without one skips"
+	else
+		fail "c2c heatmap: the committed matrix in PNG, SVG and PDF; a folder without one skips" "$(cat "$tmp/out")"
+	fi
+	if $bin report "$tmp/ms" >/dev/null 2>"$tmp/err" && grep -q '<h2>Measured and predicted</h2>' "$tmp/ms/report.html" &&
+		grep -q 'global (model)' "$tmp/ms/plots/cost.svg" && grep -q 'global (model)' "$tmp/ms/plots/scaling.svg" &&
+		! grep -q 'Measured and predicted' "$tmp/rs/report.html"; then
+		ok "report: measured beside predicted, and dashed model lines, where model.csv is"
+	else
+		fail "report: measured beside predicted, and dashed model lines, where model.csv is" "$(cat "$tmp/err")"
+	fi
 	cp -r tests/data/minimal "$tmp/rm"
 	if $bin report "$tmp/rm" >/dev/null 2>"$tmp/err" && [ "$(grep -c '<svg' "$tmp/rm/report.html")" = 5 ] &&
-		grep -q 'Charts left out' "$tmp/rm/report.html" && [ "$(grep -c 'skipped: ' "$tmp/err")" = 4 ] &&
+		grep -q 'Charts left out' "$tmp/rm/report.html" && [ "$(grep -c 'skipped: ' "$tmp/err")" = 5 ] &&
 		! $bin report "$tmp/nonexistent" 2>/dev/null && ! $bin report 2>/dev/null; then
 		ok "report: a folder missing optional columns leaves those charts out, saying why"
 	else
@@ -552,7 +652,7 @@ fi
 
 # --- help and version ---
 helps=0
-for c in run sweep topo show probe usemem report compare history; do
+for c in run sweep topo show probe usemem report compare history c2c model; do
 	$bin $c --help >"$tmp/out" 2>&1 && grep -q "usage: hzfbench $c" "$tmp/out" || helps=1
 done
 if [ $helps -eq 0 ] && $bin --help | grep -q sweep && $bin --version | grep -q '^hzfbench '; then
