@@ -309,22 +309,23 @@ static void print_table(const struct model_row *rows, size_t n, bool measured)
 {
 	size_t i;
 
-	printf("%-10s %-8s %-7s %5s %10s %12s %8s", "strategy", "fault", "kind", "tasks",
-	       "handoff_ns", "pred_ns/flt", "pred_get");
+	printf("%-10s %-8s %-7s %5s %10s %12s %9s %6s", "strategy", "fault", "kind", "tasks",
+	       "handoff_ns", "pred_ns/flt", "pred_get", "share");
 	if (measured)
-		printf(" %12s %8s %8s", "meas_ns/flt", "meas/pred", "meas_get");
+		printf(" %12s %9s %9s", "meas_ns/flt", "meas/pred", "meas_get");
 	printf("\n");
 	for (i = 0; i < n; i++) {
 		const struct model_row *m = &rows[i];
 
 		if (!m->done)
 			continue;
-		printf("%-10s %-8s %-7s %5d %10.2f %12.3f %7.1f%%", m->strategy, m->fault, m->kind,
-		       m->tasks, m->handoff_ns, m->out.ns_per_fault, 100 * m->out.get_share);
+		printf("%-10s %-8s %-7s %5d %10.2f %12.3f %9.2f %5.1f%%", m->strategy, m->fault,
+		       m->kind, m->tasks, m->handoff_ns, m->out.ns_per_fault, m->out.get_ns,
+		       100 * m->out.get_share);
 		if (measured) {
 			printf(" %12.3f %8.2fx", m->measured_ns, m->measured_ns / m->out.ns_per_fault);
 			if (!isnan(m->measured_get_ns))
-				printf(" %7.1fns", m->measured_get_ns);
+				printf(" %9.2f", m->measured_get_ns);	/* timed in the real fault */
 		}
 		printf("\n");
 	}
@@ -334,7 +335,7 @@ static void print_table(const struct model_row *rows, size_t n, bool measured)
 static void print_seed007(const struct model_row *rows, size_t n)
 {
 	const struct zf_model_out *g = NULL, *mm = NULL;
-	double gain, share;
+	double gain, share, line;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -355,6 +356,11 @@ static void print_seed007(const struct model_row *rows, size_t n)
 	printf("seed-007: share of time in get (global): predicted %.1f%%, seed reported %.1f%% "
 	       "(%.1f points apart)\n", 100 * share, 100 * SEED007_SHARE,
 	       100 * (SEED007_SHARE - share));
+	/* the seed's base run was the line's queue: 72 gets per fault time */
+	line = SEED007_FIXED_NS * (1 + SEED007_GAIN) / 72;
+	printf("seed-007: the seed's figures imply %.0f ns of the counter's line per get (a base\n"
+	       "          fault of %.0f ns over 72 tasks); the model gives it %.0f ns: %.1fx apart\n",
+	       line, SEED007_FIXED_NS * (1 + SEED007_GAIN), g->line_ns, line / g->line_ns);
 	printf("seed-007: hand-offs are assumed (%s), not measured; the model is a lower bound\n"
 	       "          for contention: docs/model.md says what it leaves out\n", SEED007_HANDOFF);
 }
