@@ -4,7 +4,10 @@
 # powers of two x threads and processes x compact, plus scatter on machines
 # with more than one package or NUMA node), print the summary table and where
 # the results are, and render the charts and report.html into that folder.
-# Real faults are left out, with a note, where THP is off.
+# Real faults are left out, with a note, where THP is off. The core-to-core
+# hand-off matrix (hzfbench c2c) is measured once per machine and kept in
+# results/c2c-cache/; each run copies it in, and hzfbench model predicts every
+# configuration from it, for the report to show beside the measurements.
 set -euo pipefail
 
 usage() {
@@ -30,6 +33,8 @@ usage: ./run.sh [options] [-- sweep options...]
                    repetition over persistent's (a ratio, so that machines
                    differ less), and exit with compare's status (1: regressed)
   --threshold PCT  with --baseline: the change that counts (default 50)
+  --fresh-c2c      measure the hand-off matrix again instead of reusing the one
+                   kept for this machine in results/c2c-cache/
   --no-install     do not install missing packages; fail and name them
   -h, --help       this text
 Anything after -- goes to `hzfbench sweep` as it is (see `build/hzfbench sweep --help`).
@@ -37,7 +42,7 @@ TXT
 }
 
 out='' reps=5 min_ms=200 fault_ns=0 tasks=pow2 install=1 kernel=1 set_thp='' perf=()
-ci=0 history=results/history.csv baseline='' threshold=50
+ci=0 history=results/history.csv baseline='' threshold=50 fresh_c2c=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out|--reps|--min-ms|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold)
@@ -55,6 +60,7 @@ while [ $# -gt 0 ]; do
 		esac
 		shift 2 ;;
 	--no-install) install=0; shift ;;
+	--fresh-c2c) fresh_c2c=1; shift ;;
 	--ci) ci=1; shift ;;
 	--perf-record) perf+=(record); shift ;;
 	--c2c) perf+=(c2c); shift ;;
@@ -135,4 +141,29 @@ args+=(--out "$out")
 for what in "${perf[@]}"; do
 	echo "perf $what: $(tools/perf-wrap.sh "$out" "$what")"
 done
+
+# the hand-off matrix: once per machine (host and CPU count), then reused
+cache=results/c2c-cache/$(uname -n)-$(nproc)cpu
+if [ "$(nproc)" -lt 2 ]; then
+	echo "c2c: one CPU: no hand-off to measure, no model"
+else
+	if [ "$fresh_c2c" -eq 1 ] || [ ! -s "$cache/c2c.csv" ] || [ ! -s "$cache/c2c-pus.csv" ]; then
+		rm -rf "$cache.new"
+		if "$bin" c2c --out "$cache.new" >"$out/c2c.log" 2>&1; then
+			rm -rf "$cache" && mv "$cache.new" "$cache"
+			echo "c2c: measured, kept in $cache"
+		else
+			echo "c2c: could not be measured (see $out/c2c.log): no model" >&2
+		fi
+	else
+		echo "c2c: reusing $cache (measured $(date -u -r "$cache/c2c.csv" +%Y-%m-%dT%H:%MZ); --fresh-c2c measures again)"
+	fi
+	if [ -s "$cache/c2c.csv" ]; then
+		cp "$cache/c2c.csv" "$cache/c2c-pus.csv" "$out/"
+		"$bin" model --from "$out" >"$out/model.txt" 2>&1 ||
+			echo "model: no prediction (see $out/model.txt)" >&2
+		# measured beside predicted for global, the strategy the model is about
+		awk '$1 == "strategy" || $1 == "global"' "$out/model.txt" | sed 's/^/model: /'
+	fi
+fi
 "$bin" report "$out"	# the charts (plots/) and report.html
