@@ -192,8 +192,11 @@ static double max2(double a, double b)
 int zf_model_predict(const struct zf_model_in *in, const char *strategy, int n,
 		     double handoff_ns, struct zf_model_out *out)
 {
-	/* a get finds the line where another task left it (n-1) times in n */
-	double moved = n > 1 ? (double)(n - 1) / n : 0;
+	/*
+	 * A get finds the line where another task left it (n-1) times in n;
+	 * a lost CAS means another task took the line: one more trip, surely.
+	 */
+	double moved = n > 1 ? (double)(n - 1) / n + (in->retries > 0 ? in->retries : 0) : 0;
 	double d = in->get_ns + moved * (handoff_ns > 0 ? handoff_ns : 0);
 	double t, mms;
 

@@ -20,6 +20,7 @@ struct zf_model_in {
 	double get_ns;			/* U: one get on a line already in this CPU's cache */
 	unsigned long faults_per_pass;	/* P: mmflag counts one get per mm per pass */
 	bool threads;			/* one shared mm (threads) or one per task */
+	double retries;			/* lost CAS attempts per get, each one more trip (0: the bound) */
 };
 
 struct zf_model_out {

@@ -514,10 +514,13 @@ cp -r tests/data/sample "$tmp/ms" && cp tests/data/c2c/c2c.csv "$tmp/ms/"
 if $bin model --from "$tmp/ms" >"$tmp/out" 2>&1 && [ "$(head -1 "$tmp/ms/model.csv")" = "$summary_header" ] &&
 	[ "$(csv_rows "$tmp/ms/model.csv")" = "$(grep -cE '^(global|mmflag|persistent),' "$tmp/ms/summary.csv")" ] &&
 	grep -qE '^global,emulated,thread,2,compact,2097152,[0-9]+,0,[0-9.]+,,,,[0-9]+,,,[0-9.]+,0\.[0-9]+' "$tmp/ms/model.csv" &&
-	grep -q '"handoff": "c2c: ' "$tmp/ms/model.json" && grep -q 'meas/pred' "$tmp/out"; then
-	ok "model --from: every modelled configuration, summary.csv's columns, measured beside predicted"
+	grep -q '"handoff": "c2c: ' "$tmp/ms/model.json" && grep -q 'meas/pred' "$tmp/out" &&
+	grep -q '^retries: global emulated thread 2 tasks: 0.16 lost CAS a get' "$tmp/out" &&
+	grep -q '"retries_per_get": 0.1610, "ns_per_fault_with_retries": ' "$tmp/ms/model.json" &&
+	grep -q '"tasks": 1, .*"retries_per_get": 0.0000' "$tmp/ms/model.json"; then
+	ok "model --from: every modelled configuration, summary.csv's columns, measured beside predicted, the run's lost CAS"
 else
-	fail "model --from: every modelled configuration, summary.csv's columns, measured beside predicted" \
+	fail "model --from: every modelled configuration, summary.csv's columns, measured beside predicted, the run's lost CAS" \
 		"$(cat "$tmp/out")" "$(head -3 "$tmp/ms/model.csv" 2>&1)"
 fi
 # 2 tasks: line 2 + 1/2 x 30.5 ns hand-off; F = 1, U = 2: max(1 + 17.25, 2 x 17.25)

@@ -126,6 +126,24 @@ TEST(model_exact_at_two_tasks)
 	EXPECT_EQ(zf_model_predict(&in, "native", 2, 20, &o), -1);
 }
 
+TEST(model_lost_cas_each_one_more_trip)
+{
+	struct zf_model_in in = { .fixed_ns = 1, .get_ns = 2, .faults_per_pass = 100,
+				  .retries = 0.75 };
+	struct zf_model_out o;
+
+	/* 2 + (1/2 + 3/4) 20 = 27 a get; two tasks queue: 54 */
+	ASSERT_EQ(zf_model_predict(&in, "global", 2, 20, &o), 0);
+	EXPECT_TRUE(NEAR(o.line_ns, 27) && NEAR(o.ns_per_fault, 54));
+	/* one task loses no race: retries given or not, the line stays put */
+	ASSERT_EQ(zf_model_predict(&in, "global", 1, 20, &o), 0);
+	EXPECT_TRUE(NEAR(o.line_ns, 2) && NEAR(o.ns_per_fault, 3));
+	/* a negative rate is no rate: the bound */
+	in.retries = -1;
+	ASSERT_EQ(zf_model_predict(&in, "global", 2, 20, &o), 0);
+	EXPECT_TRUE(NEAR(o.ns_per_fault, 24));
+}
+
 /*
  * Every strategy at every task count of a machine: persistent scales
  * linearly, global never beats the line (one get per line time, all tasks
