@@ -163,7 +163,7 @@ else
 		"$bin" model --from "$out" >"$out/model.txt" 2>&1 ||
 			echo "model: no prediction (see $out/model.txt)" >&2
 		# measured beside predicted for global, the strategy the model is about
-		awk '$1 == "strategy" || $1 == "global"' "$out/model.txt" | sed 's/^/model: /'
+		awk '$1 == "strategy" || $1 == "global" || ($1 == "retries:" && $2 == "global")' "$out/model.txt" | sed 's/^/model: /'
 	fi
 fi
 "$bin" report "$out"	# the charts (plots/) and report.html
