@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../bench/probe.h"
@@ -49,6 +50,49 @@ static void key_of(const struct zf_csv *c, const int *col, char **row, char *out
 		used += snprintf(out + used, used < len ? len - used : 0, "%s%s", i ? "," : "",
 				 row[col[i]]);
 	(void)c;
+}
+
+int zf_compare_pattern_check(const char *pattern, const char **why)
+{
+	size_t fields = 1;
+	const char *p;
+
+	for (p = pattern; *p; p++)
+		fields += *p == ',';
+	if (fields > NKEYS) {
+		*why = "more fields than the key has (strategy,fault,task_kind,tasks,placement,step,faults_per_pass)";
+		return -1;
+	}
+	if (!*pattern || *pattern == ',' || pattern[strlen(pattern) - 1] == ',' ||
+	    strstr(pattern, ",,")) {
+		*why = "an empty field (use * for any)";
+		return -1;
+	}
+	return 0;
+}
+
+/* key matches pattern field by field ('*' any); fields past the pattern's match */
+static bool key_matches(const char *key, const char *pattern)
+{
+	while (*pattern) {
+		size_t kl = strcspn(key, ","), pl = strcspn(pattern, ",");
+
+		if (!(pl == 1 && *pattern == '*') && (pl != kl || strncmp(key, pattern, pl)))
+			return false;
+		key += kl + (key[kl] == ',');
+		pattern += pl + (pattern[pl] == ',');
+	}
+	return true;
+}
+
+static bool ungated(const struct zf_compare_opts *o, const char *key)
+{
+	int i;
+
+	for (i = 0; i < o->nungated; i++)
+		if (key_matches(key, o->ungated[i]))
+			return true;
+	return false;
 }
 
 struct side {
@@ -167,25 +211,6 @@ static double median_of(const double *v, size_t n)
 	return m;
 }
 
-static int write_file(const char *dir, const char *name, const struct zf_buf *b)
-{
-	char path[PATH_MAX + 32], tmp[PATH_MAX + 40];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f || b->oom || fputs(b->text ? b->text : "", f) < 0 || fflush(f) || fsync(fileno(f))) {
-		if (f)
-			fclose(f);
-		unlink(tmp);
-		fprintf(stderr, "hzfbench: compare: %s: cannot be written\n", path);
-		return -EIO;
-	}
-	fclose(f);
-	return rename(tmp, path) ? -errno : 0;
-}
-
 struct row {
 	int metric;
 	const char *key;
@@ -219,7 +244,8 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 	struct row *rows = NULL;
 	size_t nrows = 0, i, r;
 	double a[4096], b[4096];
-	int m, regressed = 0, improved = 0, matched = 0, nmissing = 0, ret = 0;
+	int m, regressed = 0, improved = 0, matched = 0, nmissing = 0, ret = 0, not_gated = 0;
+	const char *dir;
 
 	if (load(o->base, &base))
 		return 2;
@@ -308,7 +334,10 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 		struct row *w = &rows[r];
 
 		w->verdict = "same";
-		if (w->p_adj < o->alpha && w->worse > o->threshold_pct) {
+		if (w->p_adj < o->alpha && w->worse > o->threshold_pct && ungated(o, w->key)) {
+			w->verdict = "regressed-ungated";	/* shown, never the exit status */
+			not_gated++;
+		} else if (w->p_adj < o->alpha && w->worse > o->threshold_pct) {
 			w->verdict = "regressed";
 			regressed++;
 		} else if (w->p_adj < o->alpha && -w->worse > o->threshold_pct) {
@@ -345,13 +374,27 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 		fprintf(out, "\nconfigurations on one side only:\n%s", missing.text);
 	if (!o->quiet)
 		fprintf(out, "\n%d configurations matched, %zu tests; %d regressed, %d improved "
-			"(beyond %g%% at Holm-adjusted p < %g)\n", matched, nrows, regressed, improved,
-			o->threshold_pct, o->alpha);
+			"(beyond %g%% at Holm-adjusted p < %g)\n", matched, nrows, regressed,
+			improved, o->threshold_pct, o->alpha);
+	if (!o->quiet && not_gated)
+		fprintf(out, "%d more beyond it in configurations not gated (--ungated): shown, "
+			"not counted\n", not_gated);
 	zf_buf_printf(&json, "\n  ],\n  \"matched\": %d,\n  \"on_one_side_only\": %d,\n"
-		      "  \"regressed\": %d,\n  \"improved\": %d\n}\n", matched, nmissing, regressed,
-		      improved);
-	ret = write_file(o->out ? o->out : o->new_dir, "compare.csv", &csv) ||
-	      write_file(o->out ? o->out : o->new_dir, "compare.json", &json) ? 2 : regressed > 0;
+		      "  \"regressed\": %d,\n  \"improved\": %d,\n  \"regressed_ungated\": %d,\n"
+		      "  \"ungated\": [", matched, nmissing, regressed, improved, not_gated);
+	for (m = 0; m < o->nungated; m++) {
+		zf_buf_printf(&json, "%s", m ? ", " : "");
+		zf_buf_json_str(&json, o->ungated[m]);
+	}
+	zf_buf_printf(&json, "]\n}\n");
+	dir = o->out ? o->out : o->new_dir;
+	if (o->out && mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "hzfbench: compare: --out: %s: %s\n", dir, strerror(errno));
+		ret = 2;
+		goto out;
+	}
+	ret = zf_buf_write(dir, "compare.csv", &csv, "compare") ||
+	      zf_buf_write(dir, "compare.json", &json, "compare") ? 2 : regressed > 0;
 out:
 	free(rows);
 	zf_buf_free(&csv);

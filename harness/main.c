@@ -754,6 +754,10 @@ static const char compare_usage[] =
 "  --normalize S       compare each repetition over the same repetition of\n"
 "                      strategy S in its configuration (a ratio: what a CI on\n"
 "                      other machines can hold against a committed baseline)\n"
+"  --ungated PATTERN   test and show the configurations whose key matches, but\n"
+"                      never fail on them (verdict regressed-ungated): fields\n"
+"                      in key order, strategy,fault,task_kind,tasks,..., '*'\n"
+"                      for any, the rest any: global,*,*,2 (repeatable, 8 at most)\n"
 "  --quiet             no table\n";
 
 /* a decimal number in [min, max], all of arg */
@@ -781,8 +785,10 @@ static int cmd_compare(int argc, char **argv)
 		{ "alpha", required_argument, NULL, 'a' }, { "out", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
 		{ "normalize", required_argument, NULL, 'n' },
+		{ "ungated", required_argument, NULL, 'u' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *why;
 	struct zf_compare_opts o = { .threshold_pct = 10, .alpha = 0.05,
 				     .metrics = { "ns_per_fault", "faults_per_sec", "teardown_ns_per_fault" },
 				     .nmetrics = 3 };
@@ -802,6 +808,13 @@ static int cmd_compare(int argc, char **argv)
 			if (!zf_strategy_find(optarg))
 				return bad("--normalize", optarg, "not a strategy (global, mmflag, persistent, native)");
 			o.normalize = optarg;
+			break;
+		case 'u':
+			if (o.nungated == 8)
+				return bad("--ungated", optarg, "8 patterns at most");
+			if (zf_compare_pattern_check(optarg, &why))
+				return bad("--ungated", optarg, why);
+			o.ungated[o.nungated++] = optarg;
 			break;
 		case 'h': printf("%s", compare_usage); return 0;
 		default:

@@ -429,7 +429,28 @@ if [ $rc = 1 ] && grep -q '^ns_per_fault,persistent,.*,regressed$' "$tmp/compare
 else
 	fail "compare --normalize holds each repetition over the same repetition of another strategy" "rc=$rc" "$(cat "$tmp/out")"
 fi
+# --ungated: the slowed configuration still tested and shown, but not the exit status;
+# a pattern that matches something else leaves the gate as it was
+$bin compare "$cmp_base" "$cmp_new" --metric ns_per_fault --threshold 100 --ungated 'persistent,*,thread' \
+	--out "$tmp/ung" >"$tmp/out" 2>&1
+rc=$?
+$bin compare "$cmp_base" "$cmp_new" --metric ns_per_fault --threshold 100 --ungated 'persistent,*,process' \
+	--ungated 'global' --quiet --out "$tmp/ung2" >/dev/null 2>&1
+rc2=$?
+if [ $rc = 0 ] && [ $rc2 = 1 ] &&
+	grep -q '^ns_per_fault,persistent,emulated,thread,1,compact,.*,regressed-ungated$' "$tmp/ung/compare.csv" &&
+	! grep -q ',regressed$' "$tmp/ung/compare.csv" && grep -q '"regressed": 0' "$tmp/ung/compare.json" &&
+	grep -q '"regressed_ungated": 1' "$tmp/ung/compare.json" && grep -q 'not gated (--ungated)' "$tmp/out" &&
+	grep -q '^ns_per_fault,persistent,emulated,thread,1,compact,.*,regressed$' "$tmp/ung2/compare.csv"; then
+	ok "compare --ungated: a matching configuration is shown as regressed-ungated and does not fail"
+else
+	fail "compare --ungated: a matching configuration is shown as regressed-ungated and does not fail" \
+		"rc=$rc rc2=$rc2" "$(cat "$tmp/out")"
+fi
 cmp_bad=0
+$bin compare "$cmp_base" "$cmp_new" --ungated 'global,,2' >/dev/null 2>"$tmp/err"; [ $? = 2 ] || cmp_bad=1
+grep -q -- '--ungated: global,,2: an empty field' "$tmp/err" || cmp_bad=1
+$bin compare "$cmp_base" "$cmp_new" --ungated 'a,b,c,d,e,f,g,h' >/dev/null 2>&1; [ $? = 2 ] || cmp_bad=1
 $bin compare "$cmp_base" "$tmp/nonexistent" >/dev/null 2>&1; [ $? = 2 ] || cmp_bad=1
 $bin compare "$cmp_base" >/dev/null 2>&1; [ $? = 2 ] || cmp_bad=1
 $bin compare "$cmp_base" "$cmp_new" --metric bogus >/dev/null 2>"$tmp/err"; [ $? = 2 ] || cmp_bad=1
