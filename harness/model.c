@@ -184,31 +184,34 @@ double zf_model_handoff(const double *h, int stride, int n)
 	return cells ? sum / cells : -1;
 }
 
-static double max2(double a, double b)
-{
-	return a > b ? a : b;
-}
-
 int zf_model_predict(const struct zf_model_in *in, const char *strategy, int n,
 		     double handoff_ns, struct zf_model_out *out)
 {
+	double h = n > 1 && handoff_ns > 0 ? handoff_ns : 0;
 	/*
-	 * A get finds the line where another task left it (n-1) times in n;
-	 * a lost CAS means another task took the line: one more trip, surely.
+	 * A lost CAS is one more locked op, on a line the failing cmpxchg has
+	 * just fetched for writing: U again, not another trip.
 	 */
-	double moved = n > 1 ? (double)(n - 1) / n + (in->retries > 0 ? in->retries : 0) : 0;
-	double d = in->get_ns + moved * (handoff_ns > 0 ? handoff_ns : 0);
+	double u = in->get_ns * (1 + (in->retries > 0 ? in->retries : 0));
+	/* nobody waiting: the line's last user is any task, another (n-1) times in n */
+	double free_d = u + (n > 1 ? (double)(n - 1) / n : 0) * h;
+	/* a queue: the line goes to a task that waited, so it always moves */
+	double queue_d = u + h;
 	double t, mms;
 
 	memset(out, 0, sizeof(*out));
-	out->line_ns = d;
+	out->line_ns = free_d;
 	if (!strcmp(strategy, "global")) {
 		/* its own work and one get, or its turn in the line's queue */
-		t = max2(in->fixed_ns + d, n * d);
+		t = in->fixed_ns + free_d;
+		if (n * queue_d > t) {
+			t = n * queue_d;
+			out->line_ns = queue_d;
+		}
 	} else if (!strcmp(strategy, "mmflag")) {
-		/* one get per mm per pass, shared among the mm's tasks */
+		/* one get per mm per pass, shared among the mm's tasks: no queue */
 		mms = in->threads ? 1 : n;
-		t = in->fixed_ns + mms * d / ((double)n * (in->faults_per_pass ? in->faults_per_pass : 1));
+		t = in->fixed_ns + mms * free_d / ((double)n * (in->faults_per_pass ? in->faults_per_pass : 1));
 	} else if (!strcmp(strategy, "persistent")) {
 		t = in->fixed_ns;
 	} else {

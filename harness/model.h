@@ -20,7 +20,7 @@ struct zf_model_in {
 	double get_ns;			/* U: one get on a line already in this CPU's cache */
 	unsigned long faults_per_pass;	/* P: mmflag counts one get per mm per pass */
 	bool threads;			/* one shared mm (threads) or one per task */
-	double retries;			/* lost CAS attempts per get, each one more trip (0: the bound) */
+	double retries;			/* lost CAS attempts per get, each another U (0: none) */
 };
 
 struct zf_model_out {
@@ -28,7 +28,7 @@ struct zf_model_out {
 	double faults_per_sec;		/* all tasks together */
 	double get_ns;			/* of which the count (ns_per_fault - F) */
 	double get_share;		/* get_ns / ns_per_fault */
-	double line_ns;			/* D: the line's time per counted get */
+	double line_ns;			/* D: the line's time per counted get (queued or not) */
 };
 
 /* "core=10,node=40,package=80,machine=120", or one number for every level */

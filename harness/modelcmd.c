@@ -369,8 +369,8 @@ static void print_table(const struct model_row *rows, size_t n, bool measured)
 		printf("\n");
 	}
 	/*
-	 * What the bound leaves out and the run counted: each lost CAS, one more
-	 * trip; shown where that moves the prediction by 1% or more.
+	 * What the prediction leaves out and the run counted: each lost CAS,
+	 * another U; shown where that moves the prediction by 1% or more.
 	 */
 	for (i = 0; i < n; i++) {
 		const struct model_row *m = &rows[i];
@@ -378,7 +378,7 @@ static void print_table(const struct model_row *rows, size_t n, bool measured)
 		if (!m->done || isnan(m->retries) ||
 		    m->with.ns_per_fault < 1.01 * m->out.ns_per_fault)
 			continue;
-		printf("retries: %s %s %s %d tasks: %.2f lost CAS a get (counters.csv), a hand-off "
+		printf("retries: %s %s %s %d tasks: %.2f lost CAS a get (counters.csv), another get "
 		       "each: %.3f ns/fault predicted, %.3f measured (%.2fx)\n", m->strategy,
 		       m->fault, m->kind, m->tasks, m->retries, m->with.ns_per_fault,
 		       m->measured_ns, m->measured_ns / m->with.ns_per_fault);
@@ -417,10 +417,12 @@ static void print_seed007(const struct model_row *rows, size_t n)
 	printf("seed-007: the seed's figures imply %.0f ns of the counter's line per get (a base\n"
 	       "          fault of %.0f ns over 72 tasks); the model gives it %.0f ns: %.1fx apart\n",
 	       line, SEED007_FIXED_NS * (1 + SEED007_GAIN), g->line_ns, line / g->line_ns);
-	/* D = U + ((n-1)/n + r) H: the lost CAS a get that would make up the difference */
-	lost = (line - gr->get_ns) / gr->handoff_ns - 71.0 / 72;
-	printf("seed-007: at the model's hand-offs that gap is %.1f lost CAS a get, each one more "
-	       "trip\n", lost);
+	/* what would make up the gap: lost CAS at U each, or each stolen again (a trip) */
+	lost = line - g->line_ns;
+	printf("seed-007: the %.0f ns a get the model lacks would be %.0f lost CAS at U (%.0f ns) each,\n"
+	       "          or %.1f if each lost one also lost the line again (a hand-off, %.0f ns)\n",
+	       lost, lost / gr->get_ns, gr->get_ns, lost / (gr->get_ns + gr->handoff_ns),
+	       gr->get_ns + gr->handoff_ns);
 	printf("seed-007: hand-offs are assumed (%s), not measured; the model is a lower bound\n"
 	       "          for contention: docs/model.md says what it leaves out\n", SEED007_HANDOFF);
 }

@@ -536,17 +536,22 @@ if $bin model --from "$tmp/ms" >"$tmp/out" 2>&1 && [ "$(head -1 "$tmp/ms/model.c
 	[ "$(csv_rows "$tmp/ms/model.csv")" = "$(grep -cE '^(global|mmflag|persistent),' "$tmp/ms/summary.csv")" ] &&
 	grep -qE '^global,emulated,thread,2,compact,2097152,[0-9]+,0,[0-9.]+,,,,[0-9]+,,,[0-9.]+,0\.[0-9]+' "$tmp/ms/model.csv" &&
 	grep -q '"handoff": "c2c: ' "$tmp/ms/model.json" && grep -q 'meas/pred' "$tmp/out" &&
-	grep -q '^retries: global emulated thread 2 tasks: 0.16 lost CAS a get' "$tmp/out" &&
 	grep -q '"retries_per_get": 0.1610, "ns_per_fault_with_retries": ' "$tmp/ms/model.json" &&
+	! grep -q '^retries: global emulated thread 2 tasks: 0.16 ' "$tmp/out" &&
+	$bin model --from "$tmp/ms" --get-ns 20 --out "$tmp/ms-r" >"$tmp/out2" 2>&1 &&
+	grep -q '^retries: global emulated thread 2 tasks: 0.16 lost CAS a get (counters.csv), another get each: 107.440 ns/fault predicted' "$tmp/out2" &&
 	grep -q '"tasks": 1, .*"retries_per_get": 0.0000' "$tmp/ms/model.json"; then
 	ok "model --from: every modelled configuration, summary.csv's columns, measured beside predicted, the run's lost CAS"
 else
 	fail "model --from: every modelled configuration, summary.csv's columns, measured beside predicted, the run's lost CAS" \
 		"$(cat "$tmp/out")" "$(head -3 "$tmp/ms/model.csv" 2>&1)"
 fi
-# 2 tasks: line 2 + 1/2 x 30.5 ns hand-off; F = 1, U = 2: max(1 + 17.25, 2 x 17.25)
+# 2 tasks, U = 2, a 30.5 ns hand-off: F = 1 queues, 2 x (2 + 30.5) = 65 > 1 + 2 + 15.25;
+# F = 100 does not, 100 + 2 + 15.25 > 65
 if $bin model --handoff-ns 30.5 --fixed-ns 1 --get-ns 2 --tasks 1,2 --out "$tmp/mh" >"$tmp/out" 2>&1 &&
-	grep -q '^global,emulated,thread,2,compact,2097152,51200,0,34.500,' "$tmp/mh/model.csv" &&
+	grep -q '^global,emulated,thread,2,compact,2097152,51200,0,65.000,' "$tmp/mh/model.csv" &&
+	$bin model --handoff-ns 30.5 --fixed-ns 100 --get-ns 2 --tasks 2 --out "$tmp/mh2" >>"$tmp/out" 2>&1 &&
+	grep -q '^global,emulated,thread,2,compact,2097152,51200,0,117.250,' "$tmp/mh2/model.csv" &&
 	grep -q '^global,emulated,thread,1,compact,2097152,51200,0,3.000,' "$tmp/mh/model.csv" &&
 	grep -q '^persistent,emulated,thread,2,compact,2097152,51200,0,1.000,,,,2000000000,' "$tmp/mh/model.csv"; then
 	ok "model --handoff-ns: the arithmetic of docs/model.md, by hand"
@@ -555,7 +560,7 @@ else
 fi
 if HWLOC_SYNTHETIC="pack:2 [numa] core:2 pu:1" $bin model --handoff-ns core=5,machine=100 --fixed-ns 1 --get-ns 0 \
 	--placement scatter --tasks 2 --out "$tmp/ms2" >/dev/null 2>&1 &&
-	grep -q '^global,emulated,thread,2,scatter,2097152,51200,0,100.000,' "$tmp/ms2/model.csv" &&
+	grep -q '^global,emulated,thread,2,scatter,2097152,51200,0,200.000,' "$tmp/ms2/model.csv" &&
 	HWLOC_SYNTHETIC="pack:2 [numa] core:2 pu:1" $bin model --handoff-ns core=5 --fixed-ns 1 \
 	--get-ns 0 --placement compact --tasks 2 --out "$tmp/mc2" >/dev/null 2>"$tmp/err";
 	[ $? = 1 ] && grep -q 'no latency for PUs 0 and 1 (level node or outer)' "$tmp/err"; then
