@@ -62,6 +62,10 @@ plots: build/hzfbench
 bench-plain:
 	tools/vs-plain.sh
 
+# the contention model against measurement, round after round (docs/model.md)
+model-check:
+	tools/model-check.sh
+
 DATADIR ?= $(PREFIX)/share/hzfbench
 
 install: build/hzfbench
@@ -72,4 +76,4 @@ install: build/hzfbench
 clean:
 	rm -rf build
 
-.PHONY: all test bench bench-plain plots install clean FORCE
+.PHONY: all test bench bench-plain model-check plots install clean FORCE
