@@ -145,6 +145,15 @@ if [ -n "$set_thp" ]; then
 fi
 [ -n "$out" ] || out=results/$(date -u +%Y%m%dT%H%M%SZ)-$(uname -n)	# the report goes there too
 args+=(--out "$out")
+virt=0
+grep -qw hypervisor /proc/cpuinfo 2>/dev/null && virt=1
+before=''
+if [ "$virt" -eq 1 ] && [ "$(nproc)" -ge 2 ]; then
+	# a VM's hand-off can change during the sweep: measured before it too, to tell
+	before=$(mktemp -d)
+	trap 'rm -rf "$before"' EXIT
+	"$bin" c2c --out "$before/m" >/dev/null 2>&1 || before=''
+fi
 "$bin" "${args[@]}" "$@" || exit
 for what in "${perf[@]}"; do
 	echo "perf $what: $(tools/perf-wrap.sh "$out" "$what")"
@@ -154,8 +163,8 @@ done
 # virtual machine's vCPUs move between physical CPUs (here 27 ns one minute,
 # 120 the next), so there it is measured every run, right after the sweep
 cache=results/c2c-cache/$(uname -n)-$(nproc)cpu
-virt=0
-grep -qw hypervisor /proc/cpuinfo 2>/dev/null && virt=1
+mean_handoff() { awk -F, 'NR > 1 { for (i = 2; i <= NF; i++) if ($i != "") { s += $i; n++ } }
+	END { if (n) printf "%.2f\n", s / n }' "$1"; }
 if [ "$(nproc)" -lt 2 ]; then
 	echo "c2c: one CPU: no hand-off to measure, no model"
 else
@@ -181,6 +190,16 @@ else
 			echo "model: no prediction (see $out/model.txt)" >&2
 		# measured beside predicted for global, the strategy the model is about
 		awk '$1 == "strategy" || $1 == "global" || ($1 == "retries:" && $2 == "global")' "$out/model.txt" | sed 's/^/model: /'
+		if [ -n "$before" ] && [ -s "$before/m/c2c.csv" ]; then
+			cp "$before/m/c2c.csv" "$out/c2c-before.csv"
+			read -r h0 h1 < <(echo "$(mean_handoff "$out/c2c-before.csv") $(mean_handoff "$out/c2c.csv")")
+			if awk -v a="$h0" -v b="$h1" 'BEGIN { exit !(a > 1.2 * b || b > 1.2 * a) }'; then
+				echo "model: the hand-off moved during the sweep, $h0 ns before it and $h1 after (the host" \
+					"moved the vCPUs): this run's predictions are not to be trusted" | tee -a "$out/model.txt" >&2
+			else
+				echo "model: the hand-off held during the sweep: $h0 ns before it, $h1 after" >>"$out/model.txt"
+			fi
+		fi
 	fi
 fi
 "$bin" report "$out"	# the charts (plots/) and report.html
