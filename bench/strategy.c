@@ -2,6 +2,7 @@
 /* The list of strategies, and what every strategy shares. */
 #include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "strategy.h"
 
@@ -9,6 +10,7 @@ const struct zf_strategy *const zf_strategies[] = {
 	&zf_strategy_global,
 	&zf_strategy_mmflag,
 	&zf_strategy_persistent,
+	&zf_strategy_percpu,
 	&zf_strategy_native,
 	NULL,
 };
@@ -42,11 +44,19 @@ int zf_shared_init(struct zf_shared *zs, unsigned int nr_folios)
 	atomic_init(&zs->refcount, 0);
 	atomic_init(&zs->folio, NULL);
 	atomic_init(&zs->broken, 0);
+	atomic_init(&zs->pcpu_mode, ZF_PCPU_ATOMIC);
+	atomic_init(&zs->pcpu_used, 0);
+	zs->pcpu_nr = zs->pcpu_gen = 0;
+	zs->pcpu = NULL;
+	zs->pcpu_switches = 0;
 	return zf_folio_pool_init(&zs->pool, nr_folios);
 }
 
 void zf_shared_fini(struct zf_shared *zs)
 {
+	if (zs->pcpu)
+		munmap(zs->pcpu, (size_t)zs->pcpu_nr * ZF_PCPU_STRIDE);
+	zs->pcpu = NULL;
 	zf_folio_pool_fini(&zs->pool);
 	atomic_store(&zs->folio, NULL);
 }

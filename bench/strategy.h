@@ -61,7 +61,23 @@ struct zf_shared {
 	struct zf_folio *_Atomic folio __attribute__((aligned(ZF_LINE)));
 	_Atomic int broken __attribute__((aligned(ZF_LINE)));
 	struct zf_folio_pool pool;
+	/*
+	 * percpu only (strategy_percpu.c): where references are counted now
+	 * (ZF_PCPU_*), read by every fault and written only by mode switches;
+	 * then a page of counts per task, made at init, touched first by the
+	 * task it belongs to (so it lies on that task's node).
+	 */
+	_Atomic int pcpu_mode __attribute__((aligned(ZF_LINE)));
+	_Atomic unsigned int pcpu_used __attribute__((aligned(ZF_LINE)));
+	unsigned int pcpu_nr, pcpu_gen;
+	unsigned char *pcpu;
+	unsigned long pcpu_switches;	/* to atomic mode and back: the shrinker's */
 };
+
+#define ZF_PCPU_ATOMIC		0	/* counted in refcount, as global does */
+#define ZF_PCPU_PERCPU		1	/* counted per task; refcount holds a bias */
+#define ZF_PCPU_SWITCHING	2	/* the shrinker is folding the counts in */
+#define ZF_PCPU_STRIDE		4096	/* one page of counts per task */
 
 typedef struct zf_folio *(*zf_get_fn)(struct zf_shared *zs, struct zf_mm *mm,
 				      struct zf_stats *st);
@@ -111,6 +127,7 @@ extern const char __start_hzf_put[], __stop_hzf_put[];
 extern const struct zf_strategy zf_strategy_global;
 extern const struct zf_strategy zf_strategy_mmflag;
 extern const struct zf_strategy zf_strategy_persistent;
+extern const struct zf_strategy zf_strategy_percpu;
 extern const struct zf_strategy zf_strategy_native;
 
 /* NULL-terminated, in the order they are listed to users */

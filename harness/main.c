@@ -57,8 +57,8 @@ static const char run_usage[] =
 "usage: hzfbench run [options]\n"
 "  One configuration: --tasks tasks of one --task-kind, placed by --placement,\n"
 "  each taking a read fault every --step of a --size region, against --strategy.\n"
-"  --strategy S        global, mmflag, persistent, or native (the running kernel\n"
-"                      alone, with --fault kernel) (default global)\n"
+"  --strategy S        global, mmflag, persistent, percpu, or native (the running\n"
+"                      kernel alone, with --fault kernel) (default global)\n"
 "  --tasks N           tasks (default 1)\n"
 "  --task-kind K       thread (one shared mm) or process (one mm each) (default thread)\n"
 "  --placement P       compact, scatter, node:N, cpus:LIST or none (default compact)\n"
@@ -70,7 +70,8 @@ static const char run_usage[] =
 static const char sweep_usage[] =
 "usage: hzfbench sweep [options]\n"
 "  Every configuration of the lists below, into one results folder.\n"
-"  --strategies LIST   default global,mmflag,persistent (and native for kernel faults)\n"
+"  --strategies LIST   default global,mmflag,persistent,percpu (and native for\n"
+"                      kernel faults)\n"
 "  --tasks LIST        1,2,4 or 1-8 or pow2 (1,2,4,... and the CPU count) or all\n"
 "                      (default pow2)\n"
 "  --task-kinds LIST   default thread,process\n"
@@ -227,7 +228,7 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 			snprintf(name, sizeof(name), "%.*s", (int)(eq - optarg), optarg);
 			o->sw.inject = zf_strategy_find(name);
 			if (!o->sw.inject || !o->sw.inject->fault_pass)
-				return bad("--inject-ns", optarg, "not an emulated strategy (global, mmflag, persistent)");
+				return bad("--inject-ns", optarg, "not an emulated strategy (global, mmflag, persistent, percpu)");
 			err = parse_num_opt("--inject-ns", eq + 1, 1, 10000000, &o->sw.inject_ns);
 			break;
 		}
@@ -362,7 +363,7 @@ static int parse_strategies(struct options *o, const char *def)
 
 	o->sw.strategies = calloc(strlen(list) + 1, sizeof(*o->sw.strategies));
 	return each_word(o->strategies_opt, list, one_strategy, o->sw.strategies,
-			 &o->sw.nstrategies, "not a strategy (global, mmflag, persistent, native)");
+			 &o->sw.nstrategies, "not a strategy (global, mmflag, persistent, percpu, native)");
 }
 
 static int parse_kinds(struct options *o, const char *def)
@@ -449,7 +450,8 @@ static int sweep_or_run(int argc, char **argv, bool single, int meta_argc, char 
 		err = parse_faults(&o);
 	if (!err)
 		err = parse_strategies(&o, single ? "global" : sweep_has_kernel(&o.sw) ?
-				       "global,mmflag,persistent,native" : "global,mmflag,persistent");
+				       "global,mmflag,persistent,percpu,native" :
+				       "global,mmflag,persistent,percpu");
 	if (!err)
 		err = parse_kinds(&o, single ? "thread" : "thread,process");
 	if (!err)
@@ -806,7 +808,7 @@ static int cmd_compare(int argc, char **argv)
 		case 'q': o.quiet = true; break;
 		case 'n':
 			if (!zf_strategy_find(optarg))
-				return bad("--normalize", optarg, "not a strategy (global, mmflag, persistent, native)");
+				return bad("--normalize", optarg, "not a strategy (global, mmflag, persistent, percpu, native)");
 			o.normalize = optarg;
 			break;
 		case 'u':

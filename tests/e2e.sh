@@ -184,8 +184,8 @@ bad "--tasks: 9-1: range ends before it starts" sweep --tasks 9-1
 bad "--tasks: 1,,2: empty item in list" sweep --tasks 1,,2
 bad "--task-kind: fiber: not a task kind" run --task-kind fiber
 bad "--task-kinds: fiber: not a task kind" sweep --task-kinds thread,fiber
-bad "--strategy: percpu: not a strategy" run --strategy percpu
-bad "--strategies: percpu: not a strategy" sweep --strategies global,percpu
+bad "--strategy: percpu_ref: not a strategy (global, mmflag, persistent, percpu, native)" run --strategy percpu_ref
+bad "--strategies: percpuref: not a strategy" sweep --strategies global,percpuref
 bad "--strategy: global,mmflag: run takes one value" run --strategy global,mmflag
 bad "--placement: spread: not a placement" run --placement spread
 bad "--placement: node:x: not a number" run --placement node:x

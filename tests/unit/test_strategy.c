@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Strategy semantics: references, the mm flag, the shrinker, poison, and the races. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -420,14 +421,181 @@ TEST(mmflag_shrinker_never_frees_a_folio_in_use)
 	shrinker_race(_t, &zf_strategy_mmflag);
 }
 
+TEST(percpu_shrinker_never_frees_a_folio_in_use)
+{
+	shrinker_race(_t, &zf_strategy_percpu);
+}
+
+/* -------- percpu: counts per task, switched to atomic by the shrinker -------- */
+
+TEST(percpu_counts_per_task_off_the_shared_line)
+{
+	const struct zf_strategy *s = &zf_strategy_percpu;
+	struct zf_shared *zs = new_shared(4);
+	struct zf_stats st = { 0 };
+	struct zf_folio *f;
+	unsigned long touches;
+	long count;
+	char why[200];
+	int i;
+
+	ASSERT_TRUE(zs);
+	ASSERT_EQ(s->init(zs, &st), 0);
+	EXPECT_EQ(atomic_load(&zs->pcpu_mode), ZF_PCPU_ATOMIC);	/* no folio yet */
+	f = s->get(zs, NULL, &st);
+	ASSERT_TRUE(f != NULL);
+	EXPECT_EQ(st.allocs, 1);
+	EXPECT_EQ(atomic_load(&zs->pcpu_mode), ZF_PCPU_PERCPU);
+	/* from now on no get or put writes the shared count */
+	touches = st.counter_touches;
+	count = atomic_load(&zs->refcount);
+	for (i = 0; i < 1000; i++)
+		EXPECT_TRUE(s->get(zs, NULL, &st) == f);
+	for (i = 0; i < 1001; i++) {
+		s->put(zs, NULL, &st);
+		st.zaps++;
+	}
+	EXPECT_EQ(st.counter_touches, touches);
+	EXPECT_EQ(atomic_load(&zs->refcount), count);
+	EXPECT_EQ(st.ref_gets, 1001);
+	EXPECT_EQ(st.ref_puts, 1001);
+	/* at rest the folded count is the shrinker's reference alone, and the mode is kept */
+	EXPECT_EQ(s->check(zs, &st, why, sizeof(why)), 0);
+	EXPECT_EQ(atomic_load(&zs->pcpu_mode), ZF_PCPU_PERCPU);
+	EXPECT_EQ(s->check(zs, &st, why, sizeof(why)), 0);
+	touches = st.counter_touches;
+	/* a reference too many is caught, folded or not */
+	EXPECT_TRUE(s->get(zs, NULL, &st) == f);
+	EXPECT_EQ(st.counter_touches, touches);
+	st.zaps++;	/* as if it had been zapped without a put */
+	EXPECT_EQ(s->check(zs, &st, why, sizeof(why)), -EPROTO);
+	free_shared(zs);
+}
+
+TEST(percpu_shrinker_switches_folds_and_frees)
+{
+	const struct zf_strategy *s = &zf_strategy_percpu;
+	struct zf_shared *zs = new_shared(4);
+	struct zf_stats st = { 0 }, sh = { 0 };
+	struct zf_folio *f;
+	char why[200];
+
+	ASSERT_TRUE(zs);
+	ASSERT_EQ(s->init(zs, &st), 0);
+	f = s->get(zs, NULL, &st);
+	ASSERT_TRUE(f != NULL);
+	/* held: the switch folds, finds a user, and switches back; nothing freed */
+	EXPECT_EQ(s->shrink_count(zs), ZF_FOLIO_PAGES);	/* per task, nobody knows: maybe */
+	EXPECT_EQ(s->shrink_scan(zs, &sh), 0);
+	EXPECT_EQ(zs->pcpu_switches, 1);
+	EXPECT_EQ(atomic_load(&zs->pcpu_mode), ZF_PCPU_PERCPU);
+	EXPECT_EQ(atomic_load(&f->state), ZF_FOLIO_LIVE);
+	/* dropped on percpu mode: the next switch finds only its own reference */
+	s->put(zs, NULL, &st);
+	st.zaps++;
+	EXPECT_EQ(s->shrink_scan(zs, &sh), ZF_FOLIO_PAGES);
+	EXPECT_EQ(zs->pcpu_switches, 2);
+	EXPECT_EQ(atomic_load(&zs->pcpu_mode), ZF_PCPU_ATOMIC);
+	EXPECT_TRUE(atomic_load(&zs->folio) == NULL);
+	EXPECT_EQ(atomic_load(&zs->refcount), 0);
+	EXPECT_EQ(s->shrink_count(zs), 0);
+	/* the next fault allocates anew and counts per task again */
+	f = s->get(zs, NULL, &st);
+	ASSERT_TRUE(f != NULL);
+	EXPECT_EQ(st.allocs, 2);
+	EXPECT_EQ(atomic_load(&zs->pcpu_mode), ZF_PCPU_PERCPU);
+	s->put(zs, NULL, &st);
+	st.zaps++;
+	zf_stats_add(&st, &sh);
+	EXPECT_EQ(s->check(zs, &st, why, sizeof(why)), 0);
+	free_shared(zs);
+}
+
+struct pcpu_racer {
+	struct race *r;
+	struct zf_stats st;
+};
+
+static void *pcpu_faulter(void *arg)
+{
+	struct pcpu_racer *me = arg;
+	struct race *r = me->r;
+	unsigned long i;
+
+	for (i = 0; !atomic_load(&r->stop); i++) {
+		struct zf_folio *f = r->s->get(r->zs, NULL, &me->st);
+		int k;
+
+		me->st.gets++;
+		atomic_fetch_add_explicit(&r->faults, 1, memory_order_relaxed);
+		if (!f) {
+			atomic_fetch_add(&r->bad_reads, 1);
+			continue;
+		}
+		for (k = 0; k < 16; k++)
+			if (atomic_load(&f->state) != ZF_FOLIO_LIVE ||
+			    f->data[((i + k) * 4096 + k) % ZF_FOLIO_SIZE])
+				atomic_fetch_add(&r->bad_reads, 1);
+		r->s->put(r->zs, NULL, &me->st);
+		me->st.zaps++;
+	}
+	return NULL;
+}
+
+/*
+ * RACERS tasks fault and unmap in a loop while the shrinker switches modes
+ * under them: a get or put that read percpu mode just before the switch must
+ * still be folded in, one that came after must count atomically, and a
+ * folio freed must never be one somebody still holds.
+ */
+TEST(percpu_mode_switch_races_with_gets)
+{
+	struct race *r = calloc(1, sizeof(*r));
+	struct pcpu_racer racer[RACERS];
+	struct zf_stats shrink_st = { 0 }, sum;
+	double deadline = now_s() + 3;
+	pthread_t th[RACERS];
+	char why[200];
+	int i;
+
+	ASSERT_TRUE(r);
+	r->s = &zf_strategy_percpu;
+	r->zs = new_shared(RACERS + 2);
+	ASSERT_TRUE(r->zs);
+	ASSERT_EQ(r->s->init(r->zs, &shrink_st), 0);
+	for (i = 0; i < RACERS; i++) {
+		racer[i] = (struct pcpu_racer){ .r = r };
+		pthread_create(&th[i], NULL, pcpu_faulter, &racer[i]);
+	}
+	while ((r->zs->pcpu_switches < 40 || shrink_st.shrinks < 5) && now_s() < deadline)
+		if (r->s->shrink_count(r->zs))
+			r->s->shrink_scan(r->zs, &shrink_st);
+	atomic_store(&r->stop, 1);
+	for (i = 0; i < RACERS; i++)
+		pthread_join(th[i], NULL);
+	EXPECT_EQ(atomic_load(&r->bad_reads), 0);
+	EXPECT_TRUE(r->zs->pcpu_switches > 0);
+	sum = shrink_st;
+	for (i = 0; i < RACERS; i++)
+		zf_stats_add(&sum, &racer[i].st);
+	EXPECT_EQ(sum.ref_gets, sum.ref_puts);
+	EXPECT_EQ(sum.broken, 0);
+	EXPECT_EQ(r->s->check(r->zs, &sum, why, sizeof(why)), 0);
+	printf("  %lu faults, %lu mode switches, %lu folios freed, %lu CAS retries meanwhile\n",
+	       sum.gets, r->zs->pcpu_switches, sum.shrinks, sum.cas_retries);
+	free_shared(r->zs);
+	free(r);
+}
+
 TEST(strategy_table_lists_each_once)
 {
 	EXPECT_TRUE(zf_strategy_find("global") == &zf_strategy_global);
 	EXPECT_TRUE(zf_strategy_find("mmflag") == &zf_strategy_mmflag);
 	EXPECT_TRUE(zf_strategy_find("persistent") == &zf_strategy_persistent);
 	EXPECT_TRUE(zf_strategy_find("native") == &zf_strategy_native);
-	EXPECT_TRUE(zf_strategy_find("percpu") == NULL);
-	EXPECT_TRUE(zf_strategies[4] == NULL);
+	EXPECT_TRUE(zf_strategy_find("percpu") == &zf_strategy_percpu);
+	EXPECT_TRUE(zf_strategy_find("percpu_ref") == NULL);
+	EXPECT_TRUE(zf_strategies[5] == NULL);
 	/* native exists on real faults only */
 	EXPECT_TRUE(zf_strategy_native.fault_pass == NULL);
 	EXPECT_TRUE(zf_strategy_native.kernel_fault_pass != NULL);
