@@ -124,12 +124,12 @@ if [ "$packages" -gt 1 ] || [ "$nodes" -gt 1 ]; then
 	placements=compact,scatter
 fi
 $bin topo | grep -E '^(machine|kernel):'
-faults=emulated strategies=global,mmflag,persistent
+faults=emulated strategies=global,mmflag,persistent,percpu
 thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || true)
 zero=$(cat /sys/kernel/mm/transparent_hugepage/use_zero_page 2>/dev/null || true)
 if [ "$kernel" -eq 1 ]; then
 	if [ -n "$set_thp" ] || [[ -n $thp && $thp != *"[never]"* && $zero = 1 ]]; then
-		faults=emulated,kernel strategies=global,mmflag,persistent,native
+		faults=emulated,kernel strategies=global,mmflag,persistent,percpu,native
 	else
 		echo "run.sh: THP is off or the huge zero page disabled: emulated faults only" >&2
 	fi

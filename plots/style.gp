@@ -40,11 +40,11 @@ machine = system(sprintf("test -r '%s/meta.json' && echo yes", dir)) ne "yes" ? 
 	meta("kernel_release"), meta("start_time")[1:10])
 chart_title(t) = machine eq "" ? t : sprintf("%s\n{/*0.75 %s}", t, machine)
 
-strategies = "global mmflag persistent native"
+strategies = "global mmflag persistent percpu native"
 colour(s) = s eq "global" ? "#D55E00" : s eq "mmflag" ? "#0072B2" : \
-	s eq "persistent" ? "#009E73" : "#000000"
-dash(s) = s eq "global" ? 1 : s eq "mmflag" ? 2 : s eq "persistent" ? 4 : 3
-point(s) = s eq "global" ? 7 : s eq "mmflag" ? 5 : s eq "persistent" ? 9 : 13
+	s eq "persistent" ? "#009E73" : s eq "percpu" ? "#CC79A7" : "#000000"
+dash(s) = s eq "global" ? 1 : s eq "mmflag" ? 2 : s eq "persistent" ? 4 : s eq "percpu" ? 5 : 3
+point(s) = s eq "global" ? 7 : s eq "mmflag" ? 5 : s eq "persistent" ? 9 : s eq "percpu" ? 11 : 13
 
 # the terminal of one format, and the output file of this chart in it
 term(fmt) = fmt eq "png" ? \
