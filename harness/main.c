@@ -48,7 +48,7 @@ struct options {
 
 enum {
 	OPT_STRATEGY = 256, OPT_TASKS, OPT_TASK_KIND, OPT_PLACEMENT, OPT_SIZE, OPT_STEP,
-	OPT_FAULT_NS, OPT_REPS, OPT_WARMUP, OPT_MIN_MS, OPT_COUNTER_NODE, OPT_OUT,
+	OPT_FAULT_NS, OPT_SHRINK_HZ, OPT_REPS, OPT_WARMUP, OPT_MIN_MS, OPT_COUNTER_NODE, OPT_OUT,
 	OPT_QUIET, OPT_TOPOLOGY, OPT_SUMMARY, OPT_FAULT, OPT_SET_THP, OPT_EVENTS, OPT_PROFILE,
 	OPT_INJECT,
 };
@@ -84,6 +84,8 @@ static const char common_usage[] =
 "  --size BYTES        region per task per pass, K/M/G/T suffixes (default 100G)\n"
 "  --step BYTES        one fault every step (default 2M)\n"
 "  --fault-ns NS       busy work per fault for the rest of the fault path (default 0)\n"
+"  --shrink-hz HZ      memory pressure: the strategy's shrinker counts and scans\n"
+"                      this often while the tasks run (default 0: never)\n"
 "  --reps R            measured repetitions (default 5)\n"
 "  --warmup W          repetitions run first and not kept (default 1)\n"
 "  --min-ms MS         passes per repetition are chosen so it lasts this (default 200)\n"
@@ -115,6 +117,7 @@ static const struct option run_options[] = {
 	{ "fault", required_argument, NULL, OPT_FAULT },
 	{ "faults", required_argument, NULL, OPT_FAULT },
 	{ "fault-ns", required_argument, NULL, OPT_FAULT_NS },
+	{ "shrink-hz", required_argument, NULL, OPT_SHRINK_HZ },
 	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "min-ms", required_argument, NULL, OPT_MIN_MS },
@@ -260,6 +263,9 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 			break;
 		case OPT_FAULT_NS:
 			err = parse_num_opt("--fault-ns", optarg, 0, 10000000, &o->sw.fault_ns);
+			break;
+		case OPT_SHRINK_HZ:
+			err = parse_num_opt("--shrink-hz", optarg, 0, 100000, &o->sw.shrink_hz);
 			break;
 		case OPT_REPS:
 			err = parse_num_opt("--reps", optarg, 1, 100000, &o->sw.reps);

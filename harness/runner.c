@@ -4,8 +4,10 @@
  * repetitions through the tasks (tasks.c) and checks the invariants.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../bench/usemem.h"
 #include "kcheck.h"
@@ -72,6 +74,65 @@ static int run_rep(struct zf_runner *r, unsigned long passes, uint64_t *slowest_
 		zf_mm_init(r->mm[0]);
 	}
 	return 0;
+}
+
+/*
+ * --shrink-hz: memory pressure, a thread calling the strategy's shrinker
+ * (count, then scan if it says there is something) at a fixed rate while the
+ * tasks run, as kswapd's shrink_slab() would; unpinned, like kswapd.
+ */
+struct shrinker {
+	const struct zf_strategy *s;
+	struct zf_shared *zs;
+	unsigned long hz;
+	_Atomic int stop;
+	struct zf_stats st;
+	pthread_t th;
+	bool running;
+};
+
+static void *shrinker_main(void *arg)
+{
+	struct shrinker *sh = arg;
+	long period = (long)(1000000000UL / sh->hz);
+	struct timespec next;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	while (!atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
+		next.tv_nsec += period;
+		while (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		if (sh->s->shrink_count(sh->zs))
+			sh->s->shrink_scan(sh->zs, &sh->st);
+	}
+	return NULL;
+}
+
+static int shrinker_start(struct shrinker *sh, const struct zf_run_config *cfg,
+			  struct zf_shared *zs)
+{
+	*sh = (struct shrinker){ .s = cfg->strategy, .zs = zs, .hz = cfg->shrink_hz };
+	/* no shrinker registered (persistent, native): nothing to call */
+	if (!cfg->shrink_hz || !cfg->strategy->shrink_count)
+		return 0;
+	if (pthread_create(&sh->th, NULL, shrinker_main, sh))
+		return -EAGAIN;
+	sh->running = true;
+	return 0;
+}
+
+/* its counts join the runner's, for the checks and counters.csv */
+static void shrinker_stop(struct shrinker *sh, struct zf_stats *into)
+{
+	if (!sh->running)
+		return;
+	atomic_store(&sh->stop, 1);
+	pthread_join(sh->th, NULL);
+	sh->running = false;
+	zf_stats_add(into, &sh->st);
 }
 
 /* the invariants every run must leave true */
@@ -185,6 +246,7 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 	int n = cfg->plan->ntasks, err;
 	unsigned long passes = cfg->passes ? cfg->passes : 1;
 	struct zf_rep_kernel unkept;
+	struct shrinker sh = { 0 };
 	uint64_t took = 0;
 	unsigned int i, t;
 
@@ -211,6 +273,10 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 				res->perf_err[i] = r.slots[t].perf_err[i];
 	for (t = 0; !err && t < (unsigned int)n && !res->profile_err; t++)
 		res->profile_err = r.slots[t].profile_err;
+	if (!err && shrinker_start(&sh, cfg, r.zs)) {
+		snprintf(res->error, sizeof(res->error), "the shrinker thread could not start");
+		err = -EAGAIN;
+	}
 	/* calibration: double (at least) until a repetition lasts min_ms */
 	while (!err && !cfg->passes) {
 		err = run_rep(&r, passes, &took, &unkept, res);
@@ -227,6 +293,7 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 		res->reps = i + 1;
 	}
 	res->passes = passes;
+	shrinker_stop(&sh, &r.st);
 	if (err)
 		zf_tasks_stop(&r, res, true);
 	else if (zf_tasks_stop(&r, res, false))

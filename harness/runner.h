@@ -37,6 +37,7 @@ struct zf_run_config {
 	int counter_node;		/* -1: the first task's node */
 	const struct zf_perf_list *events;	/* perf events each task counts; NULL: none */
 	bool profile;			/* sample where the time goes (get/put called out of line) */
+	unsigned long shrink_hz;	/* the strategy's shrinker scans this often; 0: never */
 };
 
 enum { ZF_PHASE_FAULT, ZF_PHASE_TEARDOWN, ZF_PHASES };

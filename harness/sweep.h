@@ -24,6 +24,7 @@ struct zf_sweep {
 	/* the same for every configuration */
 	unsigned long long size, step;
 	unsigned long fault_ns, reps, warmup, min_ms;
+	unsigned long shrink_hz;	/* the shrinker's scans per second meanwhile; 0: none */
 	int counter_node;
 	struct zf_perf_list events;	/* counted by every task of every run */
 	bool profile;			/* sample where each task's time goes */

@@ -192,6 +192,8 @@ bad "--placement: node:x: not a number" run --placement node:x
 bad "--placement: node:99: no NUMA node 99" sweep --placements node:99
 bad "--placement: cpus:4000: no usable CPU 4000" run --placement cpus:4000
 bad "--fault-ns: 1e3: not a number" run --fault-ns 1e3
+bad "--shrink-hz: -1: not a number" run --shrink-hz -1
+bad "--shrink-hz: 1000000: too large" run --shrink-hz 1000000
 bad "--fault-ns: 99999999999: too large" run --fault-ns 99999999999
 bad "--fault: real: not a fault mode" run --fault real
 bad "--strategy: native: measures the running kernel alone" run --strategy native
@@ -389,6 +391,35 @@ for how in "INT process group" "TERM thread parent"; do
 			"seen=$set_seen rc=$rc (want $want)" "$(cat "$tmp/thp/enabled")" "$(cat "$tmp/log")"
 	fi
 done
+
+# --- --shrink-hz: the shrinker under the tasks' feet, every strategy's invariants still hold ---
+ccol() {	# counters.csv's field named $2 in folder $1, last row
+	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
+		END { print $c }' "$1/counters.csv"
+}
+shrink_ok=1 shrink_log=''
+for s in global mmflag persistent percpu; do
+	if ! $bin run --strategy "$s" --task-kind process --tasks 2 --size 64M --reps 2 --min-ms 150 \
+		--events none --shrink-hz 100 --quiet --out "$tmp/shrink-$s" >"$tmp/log" 2>&1 ||
+		! meta_complete "$tmp/shrink-$s"; then
+		shrink_ok=0
+		shrink_log="$s: $(cat "$tmp/log")"
+	fi
+done
+# each repetition starts from a fresh shared state: persistent allocated once in each and
+# never freed; global and mmflag freed and allocated anew between passes; the option is kept
+if [ $shrink_ok = 1 ] && [ "$(ccol "$tmp/shrink-persistent" frees)" = 0 ] &&
+	[ "$(ccol "$tmp/shrink-persistent" allocs)" = 2 ] &&
+	[ "$(ccol "$tmp/shrink-global" shrinks)" -gt 0 ] && [ "$(ccol "$tmp/shrink-mmflag" shrinks)" -gt 0 ] &&
+	[ "$(ccol "$tmp/shrink-global" allocs)" -gt 1 ] &&
+	grep -q '"shrink_hz": 100' "$tmp/shrink-percpu/meta.json" &&
+	$bin run --strategy global --task-kind process --size 64M --reps 1 --min-ms 50 --events none \
+		--quiet --out "$tmp/noshrink" >/dev/null 2>&1 && [ "$(ccol "$tmp/noshrink" shrinks)" = 0 ]; then
+	ok "--shrink-hz 100: global and mmflag freed and reallocated, persistent never, every check held"
+else
+	fail "--shrink-hz 100: global and mmflag freed and reallocated, persistent never, every check held" \
+		"$shrink_log" "$(for s in global mmflag persistent percpu; do cat "$tmp/shrink-$s/counters.csv" 2>&1; done)"
+fi
 
 # --- compare: configurations matched by key, regressions flagged, exit codes ---
 cmp_base=$tmp/cmp-base cmp_new=$tmp/cmp-new cmp_more=$tmp/cmp-more
