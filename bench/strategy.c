@@ -26,7 +26,7 @@ const struct zf_strategy *zf_strategy_find(const char *name)
 }
 
 /* every counter is an unsigned long, from gets to broken */
-_Static_assert(offsetof(struct zf_stats, broken) == 13 * sizeof(unsigned long),
+_Static_assert(offsetof(struct zf_stats, broken) == 14 * sizeof(unsigned long),
 	       "zf_stats_add() adds the fields of struct zf_stats as an array");
 
 void zf_stats_add(struct zf_stats *sum, const struct zf_stats *st)

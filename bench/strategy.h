@@ -40,6 +40,7 @@ struct zf_stats {
 	unsigned long alloc_races_lost;	/* allocations freed because another won */
 	unsigned long alloc_failures;	/* no folio could be allocated */
 	unsigned long shrinks;		/* folios freed by the shrinker */
+	unsigned long alloc_ns;		/* time spent allocating (zeroing 2 MiB) */
 	unsigned long broken;		/* invariant violations seen at the time */
 };
 

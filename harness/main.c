@@ -41,7 +41,9 @@
 struct options {
 	struct zf_sweep sw;
 	const char *strategies, *task_kinds, *placements, *tasks, *topology, *faults;
-	const char *size_arg, *step_arg, *set_thp;
+	const char *size_arg, *step_arg, *set_thp, *workload_arg, *fpl_arg;
+	unsigned long faults_per_life;
+	bool shrink_hz_set;
 	char strategies_opt[72], task_kinds_opt[72], faults_opt[72];	/* as typed */
 	bool summary;
 };
@@ -50,7 +52,7 @@ enum {
 	OPT_STRATEGY = 256, OPT_TASKS, OPT_TASK_KIND, OPT_PLACEMENT, OPT_SIZE, OPT_STEP,
 	OPT_FAULT_NS, OPT_SHRINK_HZ, OPT_REPS, OPT_WARMUP, OPT_MIN_MS, OPT_COUNTER_NODE, OPT_OUT,
 	OPT_QUIET, OPT_TOPOLOGY, OPT_SUMMARY, OPT_FAULT, OPT_SET_THP, OPT_EVENTS, OPT_PROFILE,
-	OPT_INJECT,
+	OPT_INJECT, OPT_WORKLOAD, OPT_FAULTS_PER_LIFE,
 };
 
 static const char run_usage[] =
@@ -85,7 +87,12 @@ static const char common_usage[] =
 "  --step BYTES        one fault every step (default 2M)\n"
 "  --fault-ns NS       busy work per fault for the rest of the fault path (default 0)\n"
 "  --shrink-hz HZ      memory pressure: the strategy's shrinker counts and scans\n"
-"                      this often while the tasks run (default 0: never)\n"
+"                      this often while the tasks run (default 0: never;\n"
+"                      100 with --workload lifecycle)\n"
+"  --workload W        usemem (each task one --size region a pass) or lifecycle\n"
+"                      (process tasks in waves of short lives: each a new mm,\n"
+"                      --faults-per-life faults, teardown, exit) (default usemem)\n"
+"  --faults-per-life N lifecycle: faults in each life (default 64)\n"
 "  --reps R            measured repetitions (default 5)\n"
 "  --warmup W          repetitions run first and not kept (default 1)\n"
 "  --min-ms MS         passes per repetition are chosen so it lasts this (default 200)\n"
@@ -118,6 +125,8 @@ static const struct option run_options[] = {
 	{ "faults", required_argument, NULL, OPT_FAULT },
 	{ "fault-ns", required_argument, NULL, OPT_FAULT_NS },
 	{ "shrink-hz", required_argument, NULL, OPT_SHRINK_HZ },
+	{ "workload", required_argument, NULL, OPT_WORKLOAD },
+	{ "faults-per-life", required_argument, NULL, OPT_FAULTS_PER_LIFE },
 	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "min-ms", required_argument, NULL, OPT_MIN_MS },
@@ -266,6 +275,21 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 			break;
 		case OPT_SHRINK_HZ:
 			err = parse_num_opt("--shrink-hz", optarg, 0, 100000, &o->sw.shrink_hz);
+			o->shrink_hz_set = true;
+			break;
+		case OPT_WORKLOAD:
+			o->workload_arg = optarg;
+			if (!strcmp(optarg, "usemem"))
+				o->sw.workload = ZF_WORKLOAD_USEMEM;
+			else if (!strcmp(optarg, "lifecycle"))
+				o->sw.workload = ZF_WORKLOAD_LIFECYCLE;
+			else
+				return bad("--workload", optarg, "not a workload (usemem, lifecycle)");
+			break;
+		case OPT_FAULTS_PER_LIFE:
+			o->fpl_arg = optarg;
+			err = parse_num_opt("--faults-per-life", optarg, 1, MAX_FAULTS_PER_PASS,
+					    &o->faults_per_life);
 			break;
 		case OPT_REPS:
 			err = parse_num_opt("--reps", optarg, 1, 100000, &o->sw.reps);
@@ -293,6 +317,21 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 	}
 	if (zf_opt_no_operands(cmd, argc, argv))
 		return 2;
+	if (o->faults_per_life && o->sw.workload != ZF_WORKLOAD_LIFECYCLE)
+		return bad("--faults-per-life", o->fpl_arg, "needs --workload lifecycle");
+	if (o->sw.workload == ZF_WORKLOAD_LIFECYCLE) {
+		/* a life is faults-per-life steps: the region follows from them */
+		if (o->size_arg)
+			return bad("--size", o->size_arg,
+				   "--workload lifecycle sizes each life by --faults-per-life");
+		if (!o->faults_per_life)
+			o->faults_per_life = 64;
+		if (o->faults_per_life > ~0ULL / o->sw.step)
+			return bad("--faults-per-life", o->fpl_arg ? o->fpl_arg : "64", "too many for --step");
+		o->sw.size = o->faults_per_life * o->sw.step;
+		if (!o->shrink_hz_set)
+			o->sw.shrink_hz = 100;	/* memory pressure is what a life cycle is about */
+	}
 	if (o->sw.step > o->sw.size)
 		return bad("--size", o->size_arg ? o->size_arg : "100G", "smaller than --step");
 	if (o->sw.size / o->sw.step > MAX_FAULTS_PER_PASS) {
@@ -459,7 +498,12 @@ static int sweep_or_run(int argc, char **argv, bool single, int meta_argc, char 
 				       "global,mmflag,persistent,percpu,native" :
 				       "global,mmflag,persistent,percpu");
 	if (!err)
-		err = parse_kinds(&o, single ? "thread" : "thread,process");
+		err = parse_kinds(&o, single ? o.sw.workload == ZF_WORKLOAD_LIFECYCLE ? "process" : "thread"
+				  : o.sw.workload == ZF_WORKLOAD_LIFECYCLE ? "process" : "thread,process");
+	for (size_t k = 0; !err && o.sw.workload == ZF_WORKLOAD_LIFECYCLE && k < o.sw.nkinds; k++)
+		if (o.sw.kinds[k] == ZF_TASK_THREAD)
+			err = bad(single ? "--task-kind" : "--task-kinds", o.task_kinds,
+				  "--workload lifecycle gives each life an mm of its own: process");
 	if (!err)
 		err = parse_placements(&o, "compact", single);
 	if (err)

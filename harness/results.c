@@ -432,6 +432,9 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 	double **pcs = calloc(c->reps ? c->reps : 1, sizeof(*pcs)), sum_pc[ZF_PERF_NCOLS];
 	double *gs = calloc(c->reps ? c->reps : 1, sizeof(*gs));
 	double *ps = calloc(c->reps ? c->reps : 1, sizeof(*ps));
+	double *as = calloc(c->reps ? c->reps : 1, sizeof(*as));
+	double *fs = calloc(c->reps ? c->reps : 1, sizeof(*fs));
+	double *ss = calloc(c->reps ? c->reps : 1, sizeof(*ss));
 	const struct zf_run_config *cfg = &c->cfg;
 	const struct zf_plan *plan = cfg->plan;
 	const struct zf_stats *t = &c->total;
@@ -439,13 +442,16 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 	struct zf_summary s;
 	unsigned int rep;
 
-	if (!m || !pc || !pcs || !gs || !ps) {
+	if (!m || !pc || !pcs || !gs || !ps || !as || !fs || !ss) {
 		samples->oom = 1;
 		free(m);
 		free(pc);
 		free(pcs);
 		free(gs);
 		free(ps);
+		free(as);
+		free(fs);
+		free(ss);
 		return;
 	}
 	for (rep = 0; rep < c->reps; rep++) {
@@ -467,10 +473,22 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 
 			rep_shares(r, ts, ntasks, &total, &gs[rep], &ps[rep]);
 			if (isnan(gs[rep]))
-				zf_buf_printf(samples, ",,,\n");
+				zf_buf_printf(samples, ",,,");
 			else
-				zf_buf_printf(samples, ",%llu,%.5f,%.5f\n", (unsigned long long)total,
+				zf_buf_printf(samples, ",%llu,%.5f,%.5f", (unsigned long long)total,
 					      gs[rep], ps[rep]);
+		}
+		{	/* the folio's life over the repetition */
+			const struct zf_rep_kernel *l = &c->kernel[rep];
+			double wall = l->wall_ns / 1e9;
+
+			zf_buf_printf(samples, ",%llu,%llu,%llu,%llu,%s\n",
+				      (unsigned long long)l->wall_ns, (unsigned long long)l->allocs,
+				      (unsigned long long)l->frees, (unsigned long long)l->alloc_ns,
+				      zf_workload_name(cfg->workload));
+			as[rep] = wall > 0 ? l->allocs / wall : NAN;
+			fs[rep] = wall > 0 ? l->frees / wall : NAN;
+			ss[rep] = l->wall_ns ? l->alloc_ns / ((double)l->wall_ns * ntasks) : NAN;
 		}
 		perf_rows(perf, r, c, rep, ts);
 		for (k = 0; k < ntasks; k++) {
@@ -508,15 +526,22 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 	zf_perf_cols_csv(summary, sum_pc);
 	zf_buf_printf(summary, ",");
 	csv_measured(summary, "%.5f", zf_median_measured(gs, c->reps), ",");
-	csv_measured(summary, "%.5f", zf_median_measured(ps, c->reps), "\n");
+	csv_measured(summary, "%.5f", zf_median_measured(ps, c->reps), ",");
+	zf_buf_printf(summary, "%s,", zf_workload_name(cfg->workload));
+	csv_measured(summary, "%.1f", zf_median_measured(as, c->reps), ",");
+	csv_measured(summary, "%.1f", zf_median_measured(fs, c->reps), ",");
+	csv_measured(summary, "%.6f", zf_median_measured(ss, c->reps), "\n");
 	free(gs);
 	free(ps);
+	free(as);
+	free(fs);
+	free(ss);
 	key_fields(counters, cfg);
-	zf_buf_printf(counters, "%lu,%d,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%.4f\n",
+	zf_buf_printf(counters, "%lu,%d,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%.4f,%lu\n",
 		      c->passes, c->counter_node, t->gets, t->puts, t->zaps, t->mm_exits,
 		      t->ref_gets, t->ref_puts, t->counter_touches, t->cas_retries, t->allocs,
 		      t->frees, t->alloc_races_lost, t->alloc_failures, t->shrinks, t->broken,
-		      t->gets ? (double)t->counter_touches / t->gets : 0.0);
+		      t->gets ? (double)t->counter_touches / t->gets : 0.0, t->alloc_ns);
 }
 
 int zf_results_write(struct zf_results *r, char *why, size_t len)
@@ -530,13 +555,14 @@ int zf_results_write(struct zf_results *r, char *why, size_t len)
 		      "teardown_ns_per_fault,fairness_min_max,thp_zero_page_alloc,"
 		      "thp_fault_fallback,minflt_per_fault,rss_growth_kb,anon_huge_kb,"
 		      "kernel_check,get_ns_in_fault," ZF_PERF_COLUMNS
-		      ",profile_samples,get_share,put_share\n");
+		      ",profile_samples,get_share,put_share,wall_ns,allocs,frees,alloc_ns,workload\n");
 	zf_buf_printf(&tasks, KEY_COLUMNS ",rep,task,pu,node,mm_node,cpu_seen,faults,"
 		      "fault_ns,teardown_ns,minflt,rss_growth_kb,anon_huge_kb,get_ns_in_fault\n");
 	zf_buf_printf(&summary, ZF_SUMMARY_COLUMNS "\n");
 	zf_buf_printf(&counters, KEY_COLUMNS ",passes,counter_node,gets,puts,zaps,mm_exits,"
 		      "ref_gets,ref_puts,counter_touches,cas_retries,allocs,frees,"
-		      "alloc_races_lost,alloc_failures,shrinks,broken,counter_touches_per_fault\n");
+		      "alloc_races_lost,alloc_failures,shrinks,broken,counter_touches_per_fault,"
+		      "alloc_ns\n");
 	zf_buf_printf(&perf, KEY_COLUMNS ",rep,task,phase,event,count,time_enabled_ns,"
 		      "time_running_ns,scaled_count,multiplexed,per_fault\n");
 	for (i = 0; i < r->nconfigs; i++)

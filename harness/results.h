@@ -20,7 +20,8 @@
 #define ZF_SUMMARY_COLUMNS "strategy,fault,task_kind,tasks,placement,step,faults_per_pass," \
 	"reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev," \
 	"faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max," \
-	"get_ns_in_fault_median,get_share_of_fault," ZF_PERF_COLUMNS ",get_share,put_share"
+	"get_ns_in_fault_median,get_share_of_fault," ZF_PERF_COLUMNS ",get_share,put_share," \
+	"workload,allocs_per_sec_median,frees_per_sec_median,alloc_share_median"
 
 /* the default events' columns, in samples.csv and summary.csv alike */
 #define ZF_PERF_COLUMNS "cycles_per_fault,instructions_per_fault,ipc," \

@@ -30,6 +30,11 @@ int zf_task_kind_parse(const char *s, enum zf_task_kind *kind)
 	return 0;
 }
 
+const char *zf_workload_name(enum zf_workload w)
+{
+	return w == ZF_WORKLOAD_LIFECYCLE ? "lifecycle" : "usemem";
+}
+
 const char *zf_fault_mode_name(enum zf_fault_mode fault)
 {
 	return fault == ZF_FAULT_EMULATED ? "emulated" : "kernel";
@@ -46,6 +51,29 @@ int zf_fault_mode_parse(const char *s, enum zf_fault_mode *fault)
 	return 0;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* allocations, frees and time in allocating so far: every task's, the runner's, the shrinker's */
+static void life_so_far(struct zf_runner *r, uint64_t *allocs, uint64_t *frees, uint64_t *ns)
+{
+	int i;
+
+	*allocs = r->st.allocs;
+	*frees = r->st.frees + atomic_load(&r->shrink_frees);
+	*ns = r->st.alloc_ns;
+	for (i = 0; i < r->cfg->plan->ntasks; i++) {
+		*allocs += r->slots[i].st.allocs;
+		*frees += r->slots[i].st.frees;
+		*ns += r->slots[i].st.alloc_ns;
+	}
+}
+
 /* one repetition of every task; the slowest task's whole time in *slowest_ns */
 static int run_rep(struct zf_runner *r, unsigned long passes, uint64_t *slowest_ns,
 		   struct zf_rep_kernel *kernel, struct zf_run_result *res)
@@ -53,10 +81,18 @@ static int run_rep(struct zf_runner *r, unsigned long passes, uint64_t *slowest_
 	int i, n = r->cfg->plan->ntasks, err;
 	struct zf_vmstat before, after;
 	bool vmstat = r->cfg->fault == ZF_FAULT_KERNEL && !zf_vmstat_read(&before);
+	uint64_t a0, f0, n0, a1, f1, n1, t0;
 
+	life_so_far(r, &a0, &f0, &n0);
+	t0 = mono_ns();
 	err = zf_tasks_rep(r, passes, res);
 	if (err)
 		return err;
+	kernel->wall_ns = mono_ns() - t0;
+	life_so_far(r, &a1, &f1, &n1);
+	kernel->allocs = a1 - a0;
+	kernel->frees = f1 - f0;
+	kernel->alloc_ns = n1 - n0;
 	if (vmstat && !zf_vmstat_read(&after)) {
 		kernel->thp_zero_page_alloc = after.thp_zero_page_alloc - before.thp_zero_page_alloc;
 		kernel->thp_fault_fallback = after.thp_fault_fallback - before.thp_fault_fallback;
@@ -84,6 +120,7 @@ static int run_rep(struct zf_runner *r, unsigned long passes, uint64_t *slowest_
 struct shrinker {
 	const struct zf_strategy *s;
 	struct zf_shared *zs;
+	_Atomic unsigned long *frees;	/* published as it goes, for each repetition's count */
 	unsigned long hz;
 	_Atomic int stop;
 	struct zf_stats st;
@@ -107,14 +144,16 @@ static void *shrinker_main(void *arg)
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 		if (sh->s->shrink_count(sh->zs))
 			sh->s->shrink_scan(sh->zs, &sh->st);
+		atomic_store_explicit(sh->frees, sh->st.frees, memory_order_relaxed);
 	}
 	return NULL;
 }
 
 static int shrinker_start(struct shrinker *sh, const struct zf_run_config *cfg,
-			  struct zf_shared *zs)
+			  struct zf_runner *r)
 {
-	*sh = (struct shrinker){ .s = cfg->strategy, .zs = zs, .hz = cfg->shrink_hz };
+	*sh = (struct shrinker){ .s = cfg->strategy, .zs = r->zs, .hz = cfg->shrink_hz,
+				 .frees = &r->shrink_frees };
 	/* no shrinker registered (persistent, native): nothing to call */
 	if (!cfg->shrink_hz || !cfg->strategy->shrink_count)
 		return 0;
@@ -133,6 +172,7 @@ static void shrinker_stop(struct shrinker *sh, struct zf_stats *into)
 	pthread_join(sh->th, NULL);
 	sh->running = false;
 	zf_stats_add(into, &sh->st);
+	atomic_store(sh->frees, 0);	/* now in into */
 }
 
 /* the invariants every run must leave true */
@@ -273,7 +313,7 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 				res->perf_err[i] = r.slots[t].perf_err[i];
 	for (t = 0; !err && t < (unsigned int)n && !res->profile_err; t++)
 		res->profile_err = r.slots[t].profile_err;
-	if (!err && shrinker_start(&sh, cfg, r.zs)) {
+	if (!err && shrinker_start(&sh, cfg, &r)) {
 		snprintf(res->error, sizeof(res->error), "the shrinker thread could not start");
 		err = -EAGAIN;
 	}

@@ -22,6 +22,11 @@ int zf_task_kind_parse(const char *s, enum zf_task_kind *kind);
 const char *zf_fault_mode_name(enum zf_fault_mode fault);
 int zf_fault_mode_parse(const char *s, enum zf_fault_mode *fault);
 
+enum zf_workload {
+	ZF_WORKLOAD_USEMEM,		/* usemem --readonly: every task one long region */
+	ZF_WORKLOAD_LIFECYCLE,		/* waves of short lives, each an mm of its own */
+};
+
 struct zf_run_config {
 	const struct zf_strategy *strategy;
 	enum zf_task_kind kind;
@@ -38,6 +43,7 @@ struct zf_run_config {
 	const struct zf_perf_list *events;	/* perf events each task counts; NULL: none */
 	bool profile;			/* sample where the time goes (get/put called out of line) */
 	unsigned long shrink_hz;	/* the strategy's shrinker scans this often; 0: never */
+	enum zf_workload workload;	/* lifecycle: each pass a life, all tasks in waves */
 };
 
 enum { ZF_PHASE_FAULT, ZF_PHASE_TEARDOWN, ZF_PHASES };
@@ -59,11 +65,15 @@ struct zf_task_sample {
 	struct zf_profile prof;		/* --profile: where the samples fell */
 };
 
-/* kernel faults only: system-wide THP counters over one repetition */
+/* one repetition: system-wide THP counters (kernel faults only), and the folio's life */
 struct zf_rep_kernel {
 	uint64_t thp_zero_page_alloc;
 	uint64_t thp_fault_fallback;
+	uint64_t wall_ns;		/* from the tasks' start to the last one's end */
+	uint64_t allocs, frees;		/* folios allocated and freed meanwhile */
+	uint64_t alloc_ns;		/* the tasks' time in allocating (zeroing 2 MiB) */
 };
+
 
 struct zf_run_result {
 	unsigned int reps;
@@ -81,6 +91,7 @@ struct zf_run_result {
 };
 
 /* 0, or -errno with res->error saying what happened */
+const char *zf_workload_name(enum zf_workload w);
 int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo,
 	   struct zf_run_result *res);
 void zf_run_result_free(struct zf_run_result *res);

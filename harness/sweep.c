@@ -67,8 +67,9 @@ static void options_json(struct zf_results *r, const struct zf_sweep *sw)
 		zf_buf_printf(b, "%s", i ? ", " : "");
 		zf_buf_json_str(b, sw->events.ev[i].name);
 	}
-	zf_buf_printf(b, "], \"profile\": %s, \"shrink_hz\": %lu, \"inject\": ",
-		      sw->profile ? "true" : "false", sw->shrink_hz);
+	zf_buf_printf(b, "], \"profile\": %s, \"shrink_hz\": %lu, \"workload\": \"%s\", "
+		      "\"inject\": ", sw->profile ? "true" : "false", sw->shrink_hz,
+		      zf_workload_name(sw->workload));
 	if (sw->inject)
 		zf_buf_printf(b, "{\"strategy\": \"%s\", \"ns\": %lu}}", sw->inject->name, sw->inject_ns);
 	else
@@ -147,6 +148,7 @@ static bool config_of(const struct zf_sweep *sw, struct zf_plan *plans, size_t c
 		.events = &sw->events,
 		.profile = sw->profile,
 		.shrink_hz = sw->shrink_hz,
+		.workload = sw->workload,
 	};
 	return cfg->fault == ZF_FAULT_KERNEL ? cfg->strategy->kernel_fault_pass != NULL :
 					       cfg->strategy->fault_pass != NULL;

@@ -25,6 +25,7 @@ struct zf_sweep {
 	unsigned long long size, step;
 	unsigned long fault_ns, reps, warmup, min_ms;
 	unsigned long shrink_hz;	/* the shrinker's scans per second meanwhile; 0: none */
+	enum zf_workload workload;
 	int counter_node;
 	struct zf_perf_list events;	/* counted by every task of every run */
 	bool profile;			/* sample where each task's time goes */

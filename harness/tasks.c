@@ -213,6 +213,26 @@ static void emulated_pass(struct zf_runner *r, struct zf_pass *pass,
 	sample->teardown_ns += t2 - t1;
 }
 
+/* lifecycle: wait for every task to end its life, then all start the next */
+static void wave_barrier(struct zf_ctl *ctl, int ntasks)
+{
+	uint32_t gen = atomic_load_explicit(&ctl->wave_gen, memory_order_acquire);
+	unsigned long spins = 0;
+
+	if (atomic_fetch_add_explicit(&ctl->wave_arrived, 1, memory_order_acq_rel) + 1 ==
+	    (uint32_t)ntasks) {
+		atomic_store_explicit(&ctl->wave_arrived, 0, memory_order_relaxed);
+		atomic_store_explicit(&ctl->wave_gen, gen + 1, memory_order_release);
+		return;
+	}
+	while (atomic_load_explicit(&ctl->wave_gen, memory_order_acquire) == gen &&
+	       !atomic_load_explicit(&ctl->abort, memory_order_relaxed)) {
+		cpu_relax();
+		if (++spins % 4096 == 0)
+			sched_yield();	/* the shrinker may want this CPU */
+	}
+}
+
 /* one repetition: ctl->passes lifetimes of the task's region; -errno on failure */
 static int task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
 			  struct zf_task_slot *slot, struct task_perf *tp)
@@ -232,6 +252,8 @@ static int task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
 		/* process tasks: each pass is an mm lifetime (usemem -n) */
 		if (r->cfg->kind == ZF_TASK_PROCESS)
 			zf_mm_init(pass->mm);
+		if (r->cfg->workload == ZF_WORKLOAD_LIFECYCLE && i)
+			wave_barrier(r->ctl, r->cfg->plan->ntasks);
 		if (kernel)
 			err = kernel_pass(r, pass, &sample, tp, i + 1 == passes, rss_base_kb);
 		else

@@ -23,6 +23,9 @@ struct zf_ctl {
 	_Atomic uint32_t done __attribute__((aligned(ZF_LINE)));
 	_Atomic uint32_t ready;
 	_Atomic int abort;
+	/* lifecycle: every task's next life starts together (a wave) */
+	_Atomic uint32_t wave_arrived __attribute__((aligned(ZF_LINE)));
+	_Atomic uint32_t wave_gen __attribute__((aligned(ZF_LINE)));
 };
 
 /* one task's lines: written by that task alone */
@@ -48,6 +51,7 @@ struct zf_runner {
 	pthread_t *threads;
 	pid_t *pids;
 	struct zf_stats st;		/* the runner's own: init, thread-mode mm exits */
+	_Atomic unsigned long shrink_frees;	/* --shrink-hz: the shrinker's, as it goes */
 };
 
 /* start every task: each binds itself and makes its page table, then waits */

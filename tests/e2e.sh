@@ -31,7 +31,7 @@ child_of() {
 meta_complete() { grep -q '"complete": true' "$1/meta.json" 2>/dev/null; }
 csv_rows() { echo $(($(wc -l <"$1") - 1)); }
 
-summary_header="strategy,fault,task_kind,tasks,placement,step,faults_per_pass,reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev,faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max,get_ns_in_fault_median,get_share_of_fault,cycles_per_fault,instructions_per_fault,ipc,cache_references_per_fault,cache_misses_per_fault,l1d_load_misses_per_fault,llc_load_misses_per_fault,branch_misses_per_fault,task_clock_ns_per_fault,page_faults_per_fault,context_switches,cpu_migrations,perf_multiplexed,get_share,put_share"
+summary_header="strategy,fault,task_kind,tasks,placement,step,faults_per_pass,reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev,faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max,get_ns_in_fault_median,get_share_of_fault,cycles_per_fault,instructions_per_fault,ipc,cache_references_per_fault,cache_misses_per_fault,l1d_load_misses_per_fault,llc_load_misses_per_fault,branch_misses_per_fault,task_clock_ns_per_fault,page_faults_per_fault,context_switches,cpu_migrations,perf_multiplexed,get_share,put_share,workload,allocs_per_sec_median,frees_per_sec_median,alloc_share_median"
 
 # --- a run and a sweep make complete folders ---
 out=$tmp/run
@@ -193,6 +193,11 @@ bad "--placement: node:99: no NUMA node 99" sweep --placements node:99
 bad "--placement: cpus:4000: no usable CPU 4000" run --placement cpus:4000
 bad "--fault-ns: 1e3: not a number" run --fault-ns 1e3
 bad "--shrink-hz: -1: not a number" run --shrink-hz -1
+bad "--workload: zeroes: not a workload (usemem, lifecycle)" run --workload zeroes
+bad "--task-kind: thread: --workload lifecycle gives each life an mm of its own" run --workload lifecycle --task-kind thread
+bad "--faults-per-life: 8: needs --workload lifecycle" run --faults-per-life 8
+bad "--size: 1G: --workload lifecycle sizes each life by --faults-per-life" run --workload lifecycle --size 1G
+bad "--faults-per-life: 0: too small" run --workload lifecycle --faults-per-life 0
 bad "--shrink-hz: 1000000: too large" run --shrink-hz 1000000
 bad "--fault-ns: 99999999999: too large" run --fault-ns 99999999999
 bad "--fault: real: not a fault mode" run --fault real
@@ -419,6 +424,26 @@ if [ $shrink_ok = 1 ] && [ "$(ccol "$tmp/shrink-persistent" frees)" = 0 ] &&
 else
 	fail "--shrink-hz 100: global and mmflag freed and reallocated, persistent never, every check held" \
 		"$shrink_log" "$(for s in global mmflag persistent percpu; do cat "$tmp/shrink-$s/counters.csv" 2>&1; done)"
+fi
+
+# --- --workload lifecycle: waves of short lives under the shrinker ---
+lc=$tmp/lifecycle
+if $bin sweep --workload lifecycle --strategies global,persistent,percpu --tasks 2 --reps 3 \
+	--min-ms 150 --events none --quiet --out "$lc" >"$tmp/log" 2>&1 && meta_complete "$lc" &&
+	grep -q '"workload": "lifecycle"' "$lc/meta.json" && grep -q '"shrink_hz": 100' "$lc/meta.json" &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["strategy"] == "persistent" && ($c["frees"] != 0 || $c["allocs"] != 0) { bad = 1 }
+		$c["strategy"] == "global" { gf += $c["frees"] }
+		$c["workload"] != "lifecycle" || $c["task_kind"] != "process" || $c["faults_per_pass"] != 64 { bad = 1 }
+		END { exit bad || !gf }' "$lc/samples.csv" &&
+	[ "$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["strategy"] == "persistent" { print $c["allocs"] "," $c["frees"] }' "$lc/counters.csv")" = "3,0" ] &&
+	gnuplot -c plots/lifecycle.gp "$lc" svg >/dev/null 2>&1 && [ -s "$lc/plots/lifecycle.svg" ] &&
+	gnuplot -c plots/lifecycle.gp tests/data/sample svg 2>&1 | grep -q 'lifecycle: skipped: '; then
+	ok "lifecycle: global frees and reallocates under the shrinker, persistent one allocation a run and no free; its chart"
+else
+	fail "lifecycle: global frees and reallocates under the shrinker, persistent one allocation a run and no free; its chart" \
+		"$(cat "$tmp/log")" "$(cut -d, -f1-8,45- "$lc/samples.csv" 2>&1 | head -12)"
 fi
 
 # --- compare: configurations matched by key, regressions flagged, exit codes ---
@@ -686,7 +711,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	fi
 	cp -r tests/data/minimal "$tmp/rm"
 	if $bin report "$tmp/rm" >/dev/null 2>"$tmp/err" && [ "$(grep -c '<svg' "$tmp/rm/report.html")" = 5 ] &&
-		grep -q 'Charts left out' "$tmp/rm/report.html" && [ "$(grep -c 'skipped: ' "$tmp/err")" = 5 ] &&
+		grep -q 'Charts left out' "$tmp/rm/report.html" && [ "$(grep -c 'skipped: ' "$tmp/err")" = 6 ] &&
 		! $bin report "$tmp/nonexistent" 2>/dev/null && ! $bin report 2>/dev/null; then
 		ok "report: a folder missing optional columns leaves those charts out, saying why"
 	else

@@ -372,9 +372,9 @@ TEST(show_names_failed_kernel_checks)
 	ASSERT_TRUE(mkdtemp(dir));
 	write_text(dir, "summary.csv", ZF_SUMMARY_COLUMNS "\n"
 		   "native,kernel,process,1,compact,2097152,512,2,1500,1400,1600,100,666666,400,1,0.0,0.0"
-		   ",,,,,,,,,,,,,,,\n"
+		   ",,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000\n"
 		   "global,kernel,process,1,compact,2097152,512,2,1600,1500,1700,100,625000,400,1,12.0,0.0075"
-		   ",,,,,,,,,,,,,,,\n");
+		   ",,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000\n");
 	write_text(dir, "samples.csv", "strategy,fault,task_kind,tasks,placement,rep,"
 		   "thp_fault_fallback,minflt_per_fault,rss_growth_kb,anon_huge_kb,kernel_check\n"
 		   "native,kernel,process,1,compact,0,0,1.0000,0,0,ok\n"
