@@ -4,7 +4,8 @@
 # powers of two x threads and processes x compact, plus scatter on machines
 # with more than one package or NUMA node), print the summary table and where
 # the results are, and render the charts and report.html into that folder.
-# Real faults are left out, with a note, where THP is off. The core-to-core
+# Real faults are left out, with a note, where THP is off. A short
+# --workload lifecycle sweep goes into DIR/lifecycle/. The core-to-core
 # hand-off matrix (hzfbench c2c) is measured once per machine and kept in
 # results/c2c-cache/; each run copies it in, and hzfbench model predicts every
 # configuration from it, for the report to show beside the measurements.
@@ -201,5 +202,19 @@ else
 			fi
 		fi
 	fi
+fi
+# the folio's life cycle under memory pressure: waves of short lives, the
+# shrinker at 100 Hz (process tasks: a life is an mm), in a folder of its own
+lc=$out/lifecycle
+# shellcheck disable=SC2054 # the commas are hzfbench's list syntax
+if "$bin" sweep --workload lifecycle --strategies global,mmflag,persistent,percpu --tasks "$tasks" \
+	--reps 3 --min-ms "$min_ms" --events none --quiet --out "$lc" >"$out/lifecycle.log" 2>&1; then
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ printf "lifecycle: %-10s %3d tasks: %7.1f allocations/s, %7.1f frees/s, %6.3f%% of the time zeroing\n",
+			$c["strategy"], $c["tasks"], $c["allocs_per_sec_median"], $c["frees_per_sec_median"],
+			100 * $c["alloc_share_median"] }' "$lc/summary.csv"
+	"$bin" report "$lc" >/dev/null 2>&1 || echo "lifecycle: no report (see $lc)" >&2
+else
+	echo "lifecycle: the sweep failed (see $out/lifecycle.log)" >&2
 fi
 "$bin" report "$out"	# the charts (plots/) and report.html

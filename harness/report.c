@@ -410,6 +410,15 @@ int zf_report(const char *dir)
 		zf_buf_printf(&html, "<h2>Measured and predicted</h2>\n");
 		model_table(&html, summary, model, model_json);
 	}
+	{	/* ./run.sh puts its life-cycle sweep in a folder of its own, reported there */
+		char sub[PATH_MAX + 32];
+
+		snprintf(sub, sizeof(sub), "%s/lifecycle/report.html", dir);
+		if (!access(sub, R_OK))
+			zf_buf_printf(&html, "<p>The folio's life cycle under memory pressure "
+				      "(<code>--workload lifecycle</code>): "
+				      "<a href=\"lifecycle/report.html\">lifecycle/report.html</a>.</p>\n");
+	}
 	for (i = 0; zf_charts[i]; i++) {
 		struct zf_buf msg = { 0 };
 		char *svg;
