@@ -54,6 +54,18 @@ bool zf_huge_zero_alloc_slow(struct zf_shared *zs, struct zf_stats *st)
 	}
 }
 
+struct zf_folio *zf_huge_zero_pin(struct zf_shared *zs, struct zf_mm *mm, struct zf_stats *st)
+{
+	(void)mm;
+	return zf_get_huge_zero_folio(zs, st) ? zf_huge_zero_folio(zs) : NULL;
+}
+
+void zf_huge_zero_unpin(struct zf_shared *zs, struct zf_mm *mm, struct zf_stats *st)
+{
+	(void)mm;
+	zf_put_huge_zero_folio(zs, st);
+}
+
 ZF_PUT_CODE
 void zf_huge_zero_broken(struct zf_shared *zs, struct zf_stats *st)
 {

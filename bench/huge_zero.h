@@ -57,6 +57,13 @@ static inline void zf_put_huge_zero_folio(struct zf_shared *zs, struct zf_stats 
 		zf_huge_zero_broken(zs, st);
 }
 
+/*
+ * An mm-less user of a counted strategy (global, mmflag): no mm to tie the
+ * folio's life to, so a global reference per request, dropped at completion.
+ */
+struct zf_folio *zf_huge_zero_pin(struct zf_shared *zs, struct zf_mm *mm, struct zf_stats *st);
+void zf_huge_zero_unpin(struct zf_shared *zs, struct zf_mm *mm, struct zf_stats *st);
+
 /* READ_ONCE(huge_zero_folio) */
 static inline struct zf_folio *zf_huge_zero_folio(struct zf_shared *zs)
 {

@@ -97,6 +97,13 @@ struct zf_strategy {
 	zf_put_fn put;
 	/* the mm's last user left; NULL: nothing to do */
 	zf_put_fn mm_exit;
+	/*
+	 * A user with no mm (the block layer zeroing, seeds 005/006): the folio
+	 * largest_zero_folio() would give it, held until the request completes,
+	 * and its release then (mm is NULL). pin NULL: no such user is served.
+	 */
+	zf_get_fn pin;
+	zf_put_fn unpin;
 	/* shrinker count/scan; NULL: no shrinker is registered */
 	unsigned long (*shrink_count)(struct zf_shared *zs);
 	unsigned long (*shrink_scan)(struct zf_shared *zs, struct zf_stats *st);

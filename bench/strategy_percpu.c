@@ -173,13 +173,13 @@ static __attribute__((noinline)) void percpu_put_atomic(struct zf_shared *zs,
 	zf_put_huge_zero_folio(zs, st);
 }
 
+/* percpu_ref_put() */
 ZF_PUT_CODE
-static inline void percpu_put(struct zf_shared *zs, struct zf_mm *mm, struct zf_stats *st)
+static inline void percpu_unref(struct zf_shared *zs, struct zf_mm *mm, struct zf_stats *st)
 {
 	struct pcpu_count *c = pcpu_enter(zs);
 
 	(void)mm;
-	st->puts++;
 	if (likely(pcpu_counting(zs, c))) {
 		pcpu_add(c, -1);
 		pcpu_exit(c);
@@ -188,6 +188,14 @@ static inline void percpu_put(struct zf_shared *zs, struct zf_mm *mm, struct zf_
 	}
 	pcpu_exit(c);
 	percpu_put_atomic(zs, st);
+}
+
+/* a huge zero PMD zapped */
+ZF_PUT_CODE
+static inline void percpu_put(struct zf_shared *zs, struct zf_mm *mm, struct zf_stats *st)
+{
+	st->puts++;
+	percpu_unref(zs, mm, st);
 }
 
 static int percpu_init(struct zf_shared *zs, struct zf_stats *st)
@@ -322,6 +330,8 @@ const struct zf_strategy zf_strategy_percpu = {
 	.get		= percpu_get,
 	.put		= percpu_put,
 	.mm_exit	= NULL,
+	.pin		= percpu_get,
+	.unpin		= percpu_unref,
 	.shrink_count	= percpu_shrink_count,
 	.shrink_scan	= percpu_shrink_scan,
 	.check		= percpu_check,

@@ -64,6 +64,8 @@ const struct zf_strategy zf_strategy_persistent = {
 	.name		= "persistent",
 	.summary	= "allocated at init, never counted, never freed (6.18+, PERSISTENT_HUGE_ZERO_FOLIO=y)",
 	.init		= persistent_init,
+	.pin		= persistent_get,	/* largest_zero_folio(): the pointer */
+	.unpin		= NULL,
 	.get		= persistent_get,
 	.put		= persistent_put,
 	.mm_exit	= NULL,
