@@ -17,6 +17,7 @@
 #include "c2c.h"
 #include "model.h"
 #include "compare.h"
+#include "zeroout.h"
 #include "history.h"
 #include "numa.h"
 #include "parse.h"
@@ -89,9 +90,10 @@ static const char common_usage[] =
 "  --shrink-hz HZ      memory pressure: the strategy's shrinker counts and scans\n"
 "                      this often while the tasks run (default 0: never;\n"
 "                      100 with --workload lifecycle)\n"
-"  --workload W        usemem (each task one --size region a pass) or lifecycle\n"
+"  --workload W        usemem (each task one --size region a pass), lifecycle\n"
 "                      (process tasks in waves of short lives: each a new mm,\n"
-"                      --faults-per-life faults, teardown, exit) (default usemem)\n"
+"                      --faults-per-life faults, teardown, exit), or zeroout\n"
+"                      (options of its own: hzfbench zeroout --help) (default usemem)\n"
 "  --faults-per-life N lifecycle: faults in each life (default 64)\n"
 "  --reps R            measured repetitions (default 5)\n"
 "  --warmup W          repetitions run first and not kept (default 1)\n"
@@ -542,13 +544,29 @@ static int sweep_or_run(int argc, char **argv, bool single, int meta_argc, char 
 	return err;
 }
 
+/* --workload zeroout has no faults and no mm: its own engine and options (zeroout.c) */
+static bool wants_zeroout(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if ((!strcmp(argv[i], "--workload") && i + 1 < argc && !strcmp(argv[i + 1], "zeroout")) ||
+		    !strcmp(argv[i], "--workload=zeroout"))
+			return true;
+	return false;
+}
+
 static int cmd_run(int argc, char **argv)
 {
+	if (wants_zeroout(argc, argv))
+		return zf_zeroout_main(argc, argv);
 	return sweep_or_run(argc, argv, true, argc, argv, NULL, 0);
 }
 
 static int cmd_sweep(int argc, char **argv)
 {
+	if (wants_zeroout(argc, argv))
+		return zf_zeroout_main(argc, argv);
 	return sweep_or_run(argc, argv, false, argc, argv, NULL, 0);
 }
 
@@ -993,6 +1011,8 @@ static const struct subcommand subcommands[] = {
 	{ "history",	"append a results folder to a CI history file",		cmd_history },
 	{ "c2c",	"core-to-core hand-off latency matrix by cache-line ping-pong", zf_c2c_main },
 	{ "model",	"predicted cost against tasks from hand-off latencies",	zf_model_main },
+	{ "zeroout",	"mm-less users zeroing storage from the zero page or the huge zero folio",
+			zf_zeroout_main },
 	{ "usemem",	"usemem's spelling of the seed's command, usemem's units too", cmd_usemem },
 	{ "probe",	"reference loops: bare inc_not_zero, pointer read",	cmd_probe },
 	{ "strategies",	"the strategies and what each models",			cmd_strategies },

@@ -20,7 +20,7 @@
 
 const char *const zf_charts[] = {
 	"scaling", "cost", "speedup", "breakdown", "counters", "placement", "fairness", "kernel",
-	"history", "c2c", "lifecycle",
+	"history", "c2c", "lifecycle", "zeroout",
 	NULL,
 };
 

@@ -446,6 +446,36 @@ else
 		"$(cat "$tmp/log")" "$(cut -d, -f1-8,45- "$lc/samples.csv" 2>&1 | head -12)"
 fi
 
+# --- zeroout: mm-less users, segments from the zero page or the huge zero folio ---
+zo=$tmp/zeroout zo2=$tmp/zeroout-file
+zcol() {	# zeroout.csv's field $2 of the first row where strategy,segment = $3,$4
+	awk -F, -v name="$2" -v s="$3" -v g="$4" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["strategy"] == s && $c["segment"] == g { print $c[name]; exit }' "$1/zeroout.csv"
+}
+if $bin sweep --workload zeroout --tasks 2 --reps 2 --min-ms 30 --out "$zo" >"$tmp/log" 2>&1 &&
+	grep -q '"complete": true' "$zo/meta.json" &&
+	[ "$(csv_rows "$zo/zeroout.csv")" = 16 ] &&
+	[ "$(zcol "$zo" segments_per_request global page)" = 16384 ] &&
+	[ "$(zcol "$zo" segments_per_request global folio)" = 32 ] &&
+	$bin zeroout --sink file --strategies persistent,mmflag --zero-size 4M --tasks 1 --reps 2 \
+		--min-ms 30 --out "$zo2" >>"$tmp/log" 2>&1 &&
+	[ "$(zcol "$zo2" segments_per_request persistent page)" = 1024 ] &&
+	[ "$(zcol "$zo2" write_calls persistent page)" -ge "$(zcol "$zo2" requests persistent page)" ] &&
+	[ "$(zcol "$zo2" bytes mmflag folio)" -gt 0 ] && [ ! -e "$zo2/zeroout.dat" ] &&
+	gnuplot -c plots/zeroout.gp "$zo2" svg >/dev/null 2>&1 && [ -s "$zo2/plots/zeroout.svg" ] &&
+	gnuplot -c plots/zeroout.gp tests/data/sample svg 2>&1 | grep -q 'zeroout: skipped: '; then
+	ok "zeroout: 512x fewer segments from the huge zero folio, both sinks, every pin released, the chart"
+else
+	fail "zeroout: 512x fewer segments from the huge zero folio, both sinks, every pin released, the chart" \
+		"$(cat "$tmp/log")"
+fi
+bad "--sink: disk: not a sink (emulated, file)" zeroout --sink disk
+bad "--segments: huge: not a segment (page, folio)" zeroout --segments page,huge
+bad "--strategies: native: serves no user without an mm" zeroout --strategies native
+bad "--strategies: bogus: not a strategy" zeroout --strategies bogus
+bad "--zero-size: 3M: not a multiple of 2M" zeroout --zero-size 3M
+bad "--workload: lifecycle: hzfbench zeroout is --workload zeroout" zeroout --workload lifecycle
+
 # --- compare: configurations matched by key, regressions flagged, exit codes ---
 cmp_base=$tmp/cmp-base cmp_new=$tmp/cmp-new cmp_more=$tmp/cmp-more
 $bin sweep --strategies global,persistent --tasks 1 --task-kinds thread --size 256M --reps 5 \
@@ -711,7 +741,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	fi
 	cp -r tests/data/minimal "$tmp/rm"
 	if $bin report "$tmp/rm" >/dev/null 2>"$tmp/err" && [ "$(grep -c '<svg' "$tmp/rm/report.html")" = 5 ] &&
-		grep -q 'Charts left out' "$tmp/rm/report.html" && [ "$(grep -c 'skipped: ' "$tmp/err")" = 6 ] &&
+		grep -q 'Charts left out' "$tmp/rm/report.html" && [ "$(grep -c 'skipped: ' "$tmp/err")" = 7 ] &&
 		! $bin report "$tmp/nonexistent" 2>/dev/null && ! $bin report 2>/dev/null; then
 		ok "report: a folder missing optional columns leaves those charts out, saying why"
 	else
@@ -737,7 +767,7 @@ fi
 
 # --- help and version ---
 helps=0
-for c in run sweep topo show probe usemem report compare history c2c model; do
+for c in run sweep topo show probe usemem report compare history c2c model zeroout; do
 	$bin $c --help >"$tmp/out" 2>&1 && grep -q "usage: hzfbench $c" "$tmp/out" || helps=1
 done
 if [ $helps -eq 0 ] && $bin --help | grep -q sweep && $bin --version | grep -q '^hzfbench '; then

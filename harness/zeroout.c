@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --workload zeroout (hzfbench zeroout): users with no mm zeroing storage, as
+ * __blkdev_issue_zero_pages() does for a device without WRITE_ZEROES. Each
+ * request of --zero-size bytes is a segment list (a bio's bvecs) built from
+ * one zero page: the 4 KiB ZERO_PAGE (segment page), or the huge zero folio
+ * largest_zero_folio() gives (segment folio: 2 MiB). With folio segments
+ * the strategy's pin/unpin hold the folio for the request: nothing for
+ * persistent, a global reference for global and mmflag (there is no mm to
+ * tie it to), a per-task count for percpu; the unpin comes at the request's
+ * completion, emulated as asynchronous: DEPTH requests later.
+ *
+ * Sinks: emulated (build the list, pin, complete; nothing written) and file
+ * (pwritev() of the list to a file in the results folder, IOV_MAX segments a
+ * call, O_DIRECT where the file system takes it, unlinked at once so that
+ * nothing is left behind).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../bench/huge_zero.h"
+#include "buf.h"
+#include "metrics.h"
+#include "parse.h"
+#include "results.h"
+#include "sysinfo.h"
+#include "topo.h"
+#include "zeroout.h"
+
+#define DEPTH		4		/* requests in flight before the oldest completes */
+#define FILE_SPAN	(256ULL << 20)	/* each task's stretch of the file, written round */
+#define PAGE_SEG	4096UL
+#define FOLIO_SEG	ZF_FOLIO_SIZE
+
+/* ZERO_PAGE(0) */
+static const unsigned char zero_page[PAGE_SEG] __attribute__((aligned(PAGE_SEG)));
+
+struct zo_opts {
+	const char *strategies, *tasks, *placement, *segments, *sink, *out, *zero_size_arg;
+	unsigned long long zero_size;
+	unsigned long reps, min_ms;
+};
+
+struct zo_run;
+
+struct zo_task {
+	struct zo_run *run;
+	int id;
+	struct zf_stats st __attribute__((aligned(ZF_LINE)));
+	uint64_t requests, segments, bytes, calls;
+	int err;
+	char why[160];
+};
+
+struct zo_run {
+	const struct zf_strategy *s;
+	struct zf_shared *zs;
+	struct zf_topo *topo;
+	struct zf_plan plan;
+	unsigned long seg, nseg, min_ms;
+	int fd, ntasks;
+	bool file;
+	pthread_barrier_t start, end;
+	_Atomic int quit;
+	struct zo_task *task;
+	struct zf_stats init_st;	/* the strategy's init: persistent's allocation */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* one request: pin (folio segments), build the list, write it or not; 0 or -errno */
+static int request(struct zo_run *run, struct zo_task *t, struct iovec *iov,
+		   struct zf_folio **held, unsigned long k, uint64_t *off)
+{
+	const struct zf_strategy *s = run->s;
+	struct zf_folio **slot = &held[k % DEPTH];
+	const void *base = zero_page;
+	unsigned long i, done;
+
+	/* the request DEPTH ago completes now: its end_io drops the folio */
+	if (*slot) {
+		if (s->unpin)
+			s->unpin(run->zs, NULL, &t->st);
+		*slot = NULL;
+	}
+	if (run->seg == FOLIO_SEG) {
+		struct zf_folio *f = s->pin(run->zs, NULL, &t->st);
+
+		if (!f)
+			return -ENOMEM;
+		*slot = f;
+		base = f->data;
+	}
+	for (i = 0; i < run->nseg; i++) {	/* bio_add_folio(), one segment each */
+		iov[i].iov_base = (void *)base;
+		iov[i].iov_len = run->seg;
+	}
+	if (run->file) {
+		for (done = 0; done < run->nseg; done += IOV_MAX) {
+			int n = run->nseg - done < IOV_MAX ? (int)(run->nseg - done) : IOV_MAX;
+			ssize_t want = (ssize_t)n * (ssize_t)run->seg;
+			uint64_t at = (uint64_t)t->id * FILE_SPAN + *off % FILE_SPAN;
+
+			if (pwritev(run->fd, iov + done, n, (off_t)at) != want)
+				return errno ? -errno : -EIO;
+			*off += (uint64_t)want;
+			t->calls++;
+		}
+	} else {
+		__asm__ __volatile__("" : : "r"(iov) : "memory");	/* the list is the work */
+	}
+	t->requests++;
+	t->segments += run->nseg;
+	t->bytes += run->nseg * run->seg;
+	return 0;
+}
+
+static void *task_main(void *arg)
+{
+	struct zo_task *t = arg;
+	struct zo_run *run = t->run;
+	struct iovec *iov = calloc(run->nseg, sizeof(*iov));
+	struct zf_folio *held[DEPTH] = { 0 };
+	uint64_t off = 0;
+	unsigned long k = 0;
+	int i;
+
+	if (!iov) {
+		t->err = -ENOMEM;
+		snprintf(t->why, sizeof(t->why), "segment list of %lu: out of memory", run->nseg);
+	} else if (run->plan.pu[t->id] >= 0 &&
+		   zf_topo_bind_self(run->topo, run->plan.pu[t->id], t->why, sizeof(t->why))) {
+		t->err = -EPERM;
+	}
+	for (;;) {
+		uint64_t t0;
+
+		pthread_barrier_wait(&run->start);
+		if (atomic_load(&run->quit))
+			break;
+		t0 = now_ns();
+		while (!t->err && now_ns() - t0 < run->min_ms * 1000000ULL) {
+			int err = request(run, t, iov, held, k++, &off);
+
+			if (err) {
+				t->err = err;
+				snprintf(t->why, sizeof(t->why), "%s", err == -ENOMEM ?
+					 "no huge zero folio to pin" : strerror(-err));
+			}
+		}
+		/* the rest complete: every folio pinned is released before the count is read */
+		for (i = 0; i < DEPTH; i++, k++)
+			if (held[k % DEPTH]) {
+				if (run->s->unpin)
+					run->s->unpin(run->zs, NULL, &t->st);
+				held[k % DEPTH] = NULL;
+			}
+		pthread_barrier_wait(&run->end);
+	}
+	free(iov);
+	return NULL;
+}
+
+static const char zeroout_usage[] =
+"usage: hzfbench zeroout [options]   (also: hzfbench sweep --workload zeroout ...)\n"
+"  Users with no mm zero storage as __blkdev_issue_zero_pages() does: each\n"
+"  request a list of segments from the 4 KiB zero page or from the 2 MiB\n"
+"  huge zero folio (held by the strategy for the request, released at its\n"
+"  emulated asynchronous completion), written to a file or not. Writes\n"
+"  zeroout.csv (a row per repetition) and meta.json; prints the medians.\n"
+"  --strategies LIST   global, mmflag, persistent, percpu (default all four)\n"
+"  --segments LIST     page (ZERO_PAGE, 4 KiB), folio (largest_zero_folio, 2 MiB)\n"
+"                      (default page,folio)\n"
+"  --sink S            emulated (the list is the work) or file (pwritev to a file\n"
+"                      in the results folder, O_DIRECT where it can) (default emulated)\n"
+"  --zero-size BYTES   bytes a request, a multiple of 2M (default 64M)\n"
+"  --tasks LIST        1,2,4 or 1-8 or pow2 or all (default pow2)\n"
+"  --placement P       compact, scatter, node:N, cpus:LIST (default compact)\n"
+"  --reps R            repetitions (default 5)\n"
+"  --min-ms MS         each repetition's length (default 200)\n"
+"  --out DIR           results folder, new or empty (default results/<UTC time>-<host>)\n";
+
+static int parse(int argc, char **argv, struct zo_opts *o)
+{
+	static const struct option opts[] = {
+		{ "strategies", required_argument, NULL, 's' }, { "segments", required_argument, NULL, 'g' },
+		{ "sink", required_argument, NULL, 'k' }, { "zero-size", required_argument, NULL, 'z' },
+		{ "tasks", required_argument, NULL, 't' }, { "placement", required_argument, NULL, 'p' },
+		{ "reps", required_argument, NULL, 'r' }, { "min-ms", required_argument, NULL, 'm' },
+		{ "out", required_argument, NULL, 'o' }, { "workload", required_argument, NULL, 'w' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	int c, err = 0;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1 && !err) {
+		switch (c) {
+		case 's': o->strategies = optarg; break;
+		case 'g': o->segments = optarg; break;
+		case 'k': o->sink = optarg; break;
+		case 't': o->tasks = optarg; break;
+		case 'p': o->placement = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'z':
+			o->zero_size_arg = optarg;
+			err = zf_parse_size_opt("--zero-size", optarg, &o->zero_size);
+			break;
+		case 'r': err = zf_parse_num_opt("--reps", optarg, 1, 10000, &o->reps); break;
+		case 'm': err = zf_parse_num_opt("--min-ms", optarg, 1, 3600000, &o->min_ms); break;
+		case 'w':
+			if (strcmp(optarg, "zeroout"))
+				return zf_bad_value("--workload", optarg, "hzfbench zeroout is --workload zeroout");
+			break;
+		case 'h': printf("%s", zeroout_usage); return -1;
+		default: return zf_opt_unknown("zeroout", argv);
+		}
+	}
+	if (err)
+		return err;
+	if (zf_opt_no_operands("zeroout", argc, argv))
+		return 2;
+	if (o->zero_size % FOLIO_SEG)
+		return zf_bad_value("--zero-size", o->zero_size_arg,
+				    "not a multiple of 2M (a whole number of folio segments)");
+	if (strcmp(o->sink, "emulated") && strcmp(o->sink, "file"))
+		return zf_bad_value("--sink", o->sink, "not a sink (emulated, file)");
+	return 0;
+}
+
+/* one configuration, every repetition: a row each into csv; 0 or 1 (said on stderr) */
+static int run_config(struct zo_run *run, const struct zo_opts *o, unsigned long reps,
+		      struct zf_buf *csv, double *gbps, bool direct)
+{
+	pthread_t *th = calloc(run->ntasks, sizeof(*th));
+	struct zf_stats total = { 0 };
+	char why[200];
+	unsigned long rep;
+	int i, ret = 0;
+
+	run->task = calloc(run->ntasks, sizeof(*run->task));
+	if (!th || !run->task) {
+		free(th);
+		free(run->task);
+		fprintf(stderr, "hzfbench: zeroout: out of memory\n");
+		return 1;
+	}
+	pthread_barrier_init(&run->start, NULL, run->ntasks + 1);
+	pthread_barrier_init(&run->end, NULL, run->ntasks + 1);
+	atomic_store(&run->quit, 0);
+	for (i = 0; i < run->ntasks; i++) {
+		run->task[i] = (struct zo_task){ .run = run, .id = i };
+		pthread_create(&th[i], NULL, task_main, &run->task[i]);
+	}
+	for (rep = 0; rep < reps && !ret; rep++) {
+		uint64_t req = 0, segs = 0, bytes = 0, calls = 0, t0, wall;
+
+		for (i = 0; i < run->ntasks; i++) {
+			req -= run->task[i].requests;
+			segs -= run->task[i].segments;
+			bytes -= run->task[i].bytes;
+			calls -= run->task[i].calls;
+		}
+		t0 = now_ns();
+		pthread_barrier_wait(&run->start);
+		pthread_barrier_wait(&run->end);
+		wall = now_ns() - t0;
+		for (i = 0; i < run->ntasks; i++) {
+			struct zo_task *t = &run->task[i];
+
+			req += t->requests;
+			segs += t->segments;
+			bytes += t->bytes;
+			calls += t->calls;
+			if (t->err && !ret) {
+				fprintf(stderr, "hzfbench: zeroout: %s, %s segments, task %d: %s\n",
+					run->s->name, run->seg == PAGE_SEG ? "page" : "folio", i, t->why);
+				ret = 1;
+			}
+		}
+		gbps[rep] = wall ? bytes / (double)wall : NAN;
+		zf_buf_printf(csv, "%s,%s,%s,%d,%s,%lu,%lu,%llu,%llu,%llu,%llu,%llu,%lu,%.4f,%d\n",
+			      run->s->name, run->seg == PAGE_SEG ? "page" : "folio", o->sink,
+			      run->ntasks, o->placement, run->seg, rep, (unsigned long long)req,
+			      (unsigned long long)segs, (unsigned long long)bytes,
+			      (unsigned long long)calls, (unsigned long long)wall, run->nseg,
+			      gbps[rep], run->file ? direct : 0);
+	}
+	atomic_store(&run->quit, 1);
+	pthread_barrier_wait(&run->start);
+	for (i = 0; i < run->ntasks; i++) {
+		pthread_join(th[i], NULL);
+		zf_stats_add(&total, &run->task[i].st);
+	}
+	zf_stats_add(&total, &run->init_st);
+	if (!ret && run->s->check) {
+		if (run->s->check(run->zs, &total, why, sizeof(why))) {
+			fprintf(stderr, "hzfbench: zeroout: invariant: %s: %s\n", run->s->name, why);
+			ret = 1;
+		}
+	}
+	pthread_barrier_destroy(&run->start);
+	pthread_barrier_destroy(&run->end);
+	free(th);
+	free(run->task);
+	run->task = NULL;
+	return ret;
+}
+
+int zf_zeroout_main(int argc, char **argv)
+{
+	struct zo_opts o = { .strategies = "global,mmflag,persistent,percpu", .tasks = "pow2",
+			     .placement = "compact", .segments = "page,folio", .sink = "emulated",
+			     .zero_size = 64ULL << 20, .reps = 5, .min_ms = 200 };
+	char why[256], dir[PATH_MAX], path[PATH_MAX + 32], *sbuf = NULL, *gbuf = NULL;
+	char **snames = NULL, **gnames = NULL, start[32];
+	size_t ns = 0, ng = 0, nt = 0, a, b, c;
+	struct zf_buf csv = { 0 }, meta = { 0 };
+	const char *w;
+	struct zf_topo topo;
+	struct zf_sysinfo si;
+	long *tasks = NULL;
+	int ret, cap, fd = -1;
+	bool direct = false;
+	double *gbps = NULL;
+
+	ret = parse(argc, argv, &o);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (zf_split_list(o.strategies, &sbuf, &snames, &ns, &w))
+		return zf_bad_value("--strategies", o.strategies, w);
+	for (a = 0; a < ns; a++) {
+		const struct zf_strategy *s = zf_strategy_find(snames[a]);
+
+		if (!s || !s->pin) {
+			ret = zf_bad_value("--strategies", snames[a], s ? "serves no user without an mm"
+					   : "not a strategy (global, mmflag, persistent, percpu)");
+			goto out;
+		}
+	}
+	if (zf_split_list(o.segments, &gbuf, &gnames, &ng, &w)) {
+		ret = zf_bad_value("--segments", o.segments, w);
+		goto out;
+	}
+	for (a = 0; a < ng; a++)
+		if (strcmp(gnames[a], "page") && strcmp(gnames[a], "folio")) {
+			ret = zf_bad_value("--segments", gnames[a], "not a segment (page, folio)");
+			goto out;
+		}
+	if (zf_topo_open(&topo, NULL, why, sizeof(why))) {
+		fprintf(stderr, "hzfbench: zeroout: %s\n", why);
+		ret = 2;
+		goto out;
+	}
+	cap = zf_placement_capacity(&topo, o.placement, why, sizeof(why));
+	if (cap <= 0) {
+		ret = zf_bad_value("--placement", o.placement, cap < 0 ? why : "tasks must be pinned: not none");
+		goto close;
+	}
+	if (zf_parse_int_list(o.tasks, 1, cap, cap, &tasks, &nt, &w)) {
+		ret = zf_bad_value("--tasks", o.tasks, w);
+		goto close;
+	}
+	if (zf_results_dir(o.out, dir, sizeof(dir), why, sizeof(why))) {
+		fprintf(stderr, "hzfbench: --out: %s: %s\n", o.out ? o.out : dir, why);
+		ret = 2;
+		goto close;
+	}
+	if (!strcmp(o.sink, "file")) {
+		snprintf(path, sizeof(path), "%s/zeroout.dat", dir);
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_DIRECT, 0600);
+		direct = fd >= 0;
+		if (fd < 0 && errno == EINVAL)	/* tmpfs and the like: buffered */
+			fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0) {
+			fprintf(stderr, "hzfbench: zeroout: %s: %s\n", path, strerror(errno));
+			ret = 1;
+			goto close;
+		}
+		unlink(path);	/* nothing left behind, whatever happens */
+		if (!direct)
+			printf("zeroout: %s: O_DIRECT refused here: buffered writes (direct=0)\n", path);
+	}
+	gbps = calloc(o.reps, sizeof(*gbps));
+	zf_buf_printf(&csv, "strategy,segment,sink,tasks,placement,segment_bytes,rep,requests,"
+		      "segments,bytes,write_calls,wall_ns,segments_per_request,gb_per_sec,direct\n");
+	zf_sysinfo_read(&si);
+	zf_utc_time(start, sizeof(start), false);
+	printf("%-10s %-6s %5s %14s %9s %9s %9s\n", "strategy", "seg", "tasks", "segs/request",
+	       "GB/s", "min", "max");
+	for (a = 0; a < ns && !ret && gbps; a++)
+		for (b = 0; b < ng && !ret; b++)
+			for (c = 0; c < nt && !ret; c++) {
+				struct zo_run run = { .s = zf_strategy_find(snames[a]), .topo = &topo,
+						      .min_ms = o.min_ms, .fd = fd, .file = fd >= 0,
+						      .ntasks = (int)tasks[c] };
+				double med, lo, hi;
+				unsigned long r;
+
+				run.seg = strcmp(gnames[b], "page") ? FOLIO_SEG : PAGE_SEG;
+				run.nseg = o.zero_size / run.seg;
+				run.zs = aligned_alloc(ZF_LINE, sizeof(*run.zs));
+				if (!run.zs || zf_shared_init(run.zs, run.ntasks * (DEPTH + 1) + 2) ||
+				    zf_plan_make(&topo, o.placement, run.ntasks, &run.plan, why, sizeof(why)) ||
+				    (run.s->init && run.s->init(run.zs, &run.init_st))) {
+					fprintf(stderr, "hzfbench: zeroout: %s: cannot set up\n", run.s->name);
+					ret = 1;
+					free(run.zs);
+					break;
+				}
+				ret = run_config(&run, &o, o.reps, &csv, gbps, direct);
+				med = zf_median_measured(gbps, o.reps);
+				for (lo = hi = gbps[0], r = 1; r < o.reps; r++) {
+					lo = fmin(lo, gbps[r]);
+					hi = fmax(hi, gbps[r]);
+				}
+				printf("%-10s %-6s %5d %14lu %9.3f %9.3f %9.3f\n", run.s->name, gnames[b],
+				       run.ntasks, run.nseg, med, lo, hi);
+				zf_plan_free(&run.plan);
+				zf_shared_fini(run.zs);
+				free(run.zs);
+			}
+	zf_buf_printf(&meta, "{\n  \"workload\": \"zeroout\",\n  \"host\": ");
+	zf_buf_json_str(&meta, si.host);
+	zf_buf_printf(&meta, ",\n  \"cpu_model\": ");
+	zf_buf_json_str(&meta, si.cpu_model);
+	zf_buf_printf(&meta, ",\n  \"online_cpus\": %ld,\n  \"start_time\": \"%s\",\n"
+		      "  \"kernel_release\": ", si.online_cpus, start);
+	zf_buf_json_str(&meta, si.kernel_release);
+	zf_buf_printf(&meta, ",\n  \"sink\": \"%s\",\n  \"direct\": %s,\n  \"zero_size\": %llu,\n"
+		      "  \"depth\": %d,\n  \"iov_max\": %d,\n  \"complete\": %s\n}\n", o.sink,
+		      direct ? "true" : "false", o.zero_size, DEPTH, IOV_MAX, ret ? "false" : "true");
+	if (zf_buf_write(dir, "zeroout.csv", &csv, "zeroout") ||
+	    zf_buf_write(dir, "meta.json", &meta, "zeroout"))
+		ret = 1;
+	else
+		printf("results: %s\n", dir);
+close:
+	zf_topo_close(&topo);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(gbps);
+	free(tasks);
+	free(sbuf);
+	free(snames);
+	free(gbuf);
+	free(gnames);
+	zf_buf_free(&csv);
+	zf_buf_free(&meta);
+	return ret;
+}
