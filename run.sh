@@ -5,7 +5,8 @@
 # with more than one package or NUMA node), print the summary table and where
 # the results are, and render the charts and report.html into that folder.
 # Real faults are left out, with a note, where THP is off. A short
-# --workload lifecycle sweep goes into DIR/lifecycle/. The core-to-core
+# --workload lifecycle sweep goes into DIR/lifecycle/, and hzfbench zeroout
+# (file sink) into DIR/zeroout/. The core-to-core
 # hand-off matrix (hzfbench c2c) is measured once per machine and kept in
 # results/c2c-cache/; each run copies it in, and hzfbench model predicts every
 # configuration from it, for the report to show beside the measurements.
@@ -216,5 +217,12 @@ if "$bin" sweep --workload lifecycle --strategies global,mmflag,persistent,percp
 	"$bin" report "$lc" >/dev/null 2>&1 || echo "lifecycle: no report (see $lc)" >&2
 else
 	echo "lifecycle: the sweep failed (see $out/lifecycle.log)" >&2
+fi
+# users with no mm zeroing a file, from the zero page and from the huge zero folio
+if "$bin" zeroout --sink file --tasks "$tasks" --reps 3 --min-ms "$min_ms" --out "$out/zeroout" \
+	>"$out/zeroout.log" 2>&1; then
+	grep -vE '^results:' "$out/zeroout.log" | sed 's/^/zeroout: /'
+else
+	echo "zeroout: failed (see $out/zeroout.log)" >&2
 fi
 "$bin" report "$out"	# the charts (plots/) and report.html
