@@ -6,14 +6,7 @@
 #include <time.h>
 
 #include "huge_zero.h"
-
-static unsigned long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long)ts.tv_sec * 1000000000UL + (unsigned long)ts.tv_nsec;
-}
+#include "tick.h"
 
 /* the part of get_huge_zero_folio() after inc_not_zero failed */
 ZF_GET_CODE
@@ -30,9 +23,9 @@ bool zf_huge_zero_alloc_slow(struct zf_shared *zs, struct zf_stats *st)
 		/* a put found zero: the state is broken, never spin on it */
 		if (atomic_load_explicit(&zs->broken, memory_order_relaxed))
 			return false;
-		t0 = now_ns();
+		t0 = zf_now_ns();
 		zero_folio = zf_folio_alloc(&zs->pool);
-		st->alloc_ns += now_ns() - t0;
+		st->alloc_ns += zf_now_ns() - t0;
 		if (!zero_folio) {
 			st->alloc_failures++;
 			return false;

@@ -3,14 +3,7 @@
 #include <time.h>
 
 #include "pingpong.h"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
+#include "tick.h"
 
 static inline void relax(void)
 {
@@ -27,7 +20,7 @@ uint64_t zf_pingpong_side(struct zf_pingpong *pp, int side)
 	if (!side) {
 		atomic_store_explicit(&pp->line, 0, memory_order_relaxed);
 		atomic_store_explicit(&pp->go, 1, memory_order_release);
-		t0 = now_ns();
+		t0 = zf_now_ns();
 	} else {
 		while (!atomic_load_explicit(&pp->go, memory_order_acquire))
 			relax();
@@ -52,5 +45,5 @@ uint64_t zf_pingpong_side(struct zf_pingpong *pp, int side)
 	while (atomic_load_explicit(&pp->line, memory_order_acquire) != n)
 		relax();
 	atomic_store_explicit(&pp->go, 0, memory_order_relaxed);
-	return now_ns() - t0;
+	return zf_now_ns() - t0;
 }

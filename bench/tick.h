@@ -12,6 +12,15 @@
 #include <stdint.h>
 #include <time.h>
 
+/* CLOCK_MONOTONIC in ns: for whole phases and repetitions, not instructions */
+static inline uint64_t zf_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 static inline __attribute__((always_inline)) uint64_t zf_tick(void)
 {
 #if defined(__x86_64__) || defined(__i386__)

@@ -13,6 +13,7 @@
 #include "kcheck.h"
 #include "numa.h"
 #include "tasks.h"
+#include "../bench/tick.h"
 
 const char *zf_task_kind_name(enum zf_task_kind kind)
 {
@@ -51,14 +52,6 @@ int zf_fault_mode_parse(const char *s, enum zf_fault_mode *fault)
 	return 0;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* allocations, frees and time in allocating so far: every task's, the runner's, the shrinker's */
 static void life_so_far(struct zf_runner *r, uint64_t *allocs, uint64_t *frees, uint64_t *ns)
 {
@@ -84,11 +77,11 @@ static int run_rep(struct zf_runner *r, unsigned long passes, uint64_t *slowest_
 	uint64_t a0, f0, n0, a1, f1, n1, t0;
 
 	life_so_far(r, &a0, &f0, &n0);
-	t0 = mono_ns();
+	t0 = zf_now_ns();
 	err = zf_tasks_rep(r, passes, res);
 	if (err)
 		return err;
-	kernel->wall_ns = mono_ns() - t0;
+	kernel->wall_ns = zf_now_ns() - t0;
 	life_so_far(r, &a1, &f1, &n1);
 	kernel->allocs = a1 - a0;
 	kernel->frees = f1 - f0;

@@ -28,14 +28,7 @@
 #include "numa.h"
 #include "sysinfo.h"
 #include "tasks.h"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
+#include "../bench/tick.h"
 
 static void futex_wait(_Atomic uint32_t *word, uint32_t val, long timeout_ms)
 {
@@ -153,14 +146,14 @@ static int kernel_pass(struct zf_runner *r, struct zf_pass *pass, struct zf_task
 	pass->timed_gets = pass->timed_empties = 0;
 	flt = minflt_now();
 	perf_mark(tp, sample, -1);
-	t0 = now_ns();
+	t0 = zf_now_ns();
 	k0 = zf_tick();
 	if (r->cfg->profile)
 		zf_profiled_kernel_fault_pass(pass, s->get);
 	else
 		s->kernel_fault_pass(pass);
 	k1 = zf_tick();
-	t1 = now_ns();
+	t1 = zf_now_ns();
 	perf_mark(tp, sample, ZF_PHASE_FAULT);
 	sample->fault_ns += t1 - t0;
 	sample->minflt += minflt_now() - flt;
@@ -177,12 +170,12 @@ static int kernel_pass(struct zf_runner *r, struct zf_pass *pass, struct zf_task
 			sample->anon_huge_kb = anon_kb;
 	}
 	perf_mark(tp, sample, -1);	/* nor counted */
-	t1 = now_ns();		/* the look is not timed */
+	t1 = zf_now_ns();		/* the look is not timed */
 	zap_pass(r, pass);
 	err = zf_region_unmap(pass);
 	if (r->cfg->kind == ZF_TASK_PROCESS)
 		zf_mm_exit(s, pass->zs, pass->mm, pass->st);
-	t2 = now_ns();
+	t2 = zf_now_ns();
 	perf_mark(tp, sample, ZF_PHASE_TEARDOWN);
 	sample->teardown_ns += t2 - t1;
 	return err;
@@ -196,19 +189,19 @@ static void emulated_pass(struct zf_runner *r, struct zf_pass *pass,
 	uint64_t t0, t1, t2;
 
 	perf_mark(tp, sample, -1);
-	t0 = now_ns();
+	t0 = zf_now_ns();
 	if (r->cfg->profile)
 		zf_profiled_fault_pass(pass, s->get);
 	else
 		s->fault_pass(pass);
-	t1 = now_ns();
+	t1 = zf_now_ns();
 	sample->fault_ns += t1 - t0;
 	perf_mark(tp, sample, ZF_PHASE_FAULT);
-	t1 = now_ns();		/* the reading is not the teardown's */
+	t1 = zf_now_ns();		/* the reading is not the teardown's */
 	zap_pass(r, pass);
 	if (r->cfg->kind == ZF_TASK_PROCESS)
 		zf_mm_exit(s, pass->zs, pass->mm, pass->st);
-	t2 = now_ns();
+	t2 = zf_now_ns();
 	perf_mark(tp, sample, ZF_PHASE_TEARDOWN);
 	sample->teardown_ns += t2 - t1;
 }

@@ -37,6 +37,7 @@
 #include "sysinfo.h"
 #include "topo.h"
 #include "zeroout.h"
+#include "../bench/tick.h"
 
 #define DEPTH		4		/* requests in flight before the oldest completes */
 #define FILE_SPAN	(256ULL << 20)	/* each task's stretch of the file, written round */
@@ -76,14 +77,6 @@ struct zo_run {
 	struct zo_task *task;
 	struct zf_stats init_st;	/* the strategy's init: persistent's allocation */
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /* one request: pin (folio segments), build the list, write it or not; 0 or -errno */
 static int request(struct zo_run *run, struct zo_task *t, struct iovec *iov,
@@ -155,8 +148,8 @@ static void *task_main(void *arg)
 		pthread_barrier_wait(&run->start);
 		if (atomic_load(&run->quit))
 			break;
-		t0 = now_ns();
-		while (!t->err && now_ns() - t0 < run->min_ms * 1000000ULL) {
+		t0 = zf_now_ns();
+		while (!t->err && zf_now_ns() - t0 < run->min_ms * 1000000ULL) {
 			int err = request(run, t, iov, held, k++, &off);
 
 			if (err) {
@@ -278,10 +271,10 @@ static int run_config(struct zo_run *run, const struct zo_opts *o, unsigned long
 			bytes -= run->task[i].bytes;
 			calls -= run->task[i].calls;
 		}
-		t0 = now_ns();
+		t0 = zf_now_ns();
 		pthread_barrier_wait(&run->start);
 		pthread_barrier_wait(&run->end);
-		wall = now_ns() - t0;
+		wall = zf_now_ns() - t0;
 		for (i = 0; i < run->ntasks; i++) {
 			struct zo_task *t = &run->task[i];
 
