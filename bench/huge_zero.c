@@ -91,6 +91,16 @@ unsigned long zf_huge_zero_shrink_scan(struct zf_shared *zs, struct zf_stats *st
 	return ZF_FOLIO_PAGES;
 }
 
+int zf_huge_zero_check_mapped(struct zf_shared *zs, const struct zf_stats *total,
+			      char *why, size_t len)
+{
+	if (total->puts != total->zaps) {
+		snprintf(why, len, "%lu PMDs zapped but %lu puts", total->zaps, total->puts);
+		return -EPROTO;
+	}
+	return zf_huge_zero_check(zs, total, why, len);
+}
+
 int zf_huge_zero_check(struct zf_shared *zs, const struct zf_stats *total,
 		       char *why, size_t len)
 {

@@ -81,5 +81,8 @@ unsigned long zf_huge_zero_shrink_scan(struct zf_shared *zs, struct zf_stats *st
  */
 int zf_huge_zero_check(struct zf_shared *zs, const struct zf_stats *total,
 		       char *why, size_t len);
+/* and a put for every zapped PMD: for the strategies that count per mapping (global, percpu) */
+int zf_huge_zero_check_mapped(struct zf_shared *zs, const struct zf_stats *total,
+			      char *why, size_t len);
 
 #endif

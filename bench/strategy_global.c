@@ -5,9 +5,6 @@
  * drops it (put_huge_zero_page()), so every fault and every unmap of every
  * task moves the counter's cache line. Seed 007 is the patch that ended it.
  */
-#include <errno.h>
-#include <stdio.h>
-
 #include "huge_zero.h"
 #include "usemem.h"
 
@@ -31,16 +28,6 @@ static inline void global_put(struct zf_shared *zs, struct zf_mm *mm, struct zf_
 	zf_put_huge_zero_folio(zs, st);
 }
 
-static int global_check(struct zf_shared *zs, const struct zf_stats *total,
-			char *why, size_t len)
-{
-	if (total->puts != total->zaps) {
-		snprintf(why, len, "%lu PMDs zapped but %lu puts", total->zaps, total->puts);
-		return -EPROTO;
-	}
-	return zf_huge_zero_check(zs, total, why, len);
-}
-
 ZF_DEFINE_PASSES(global, global_get, global_put)
 
 const struct zf_strategy zf_strategy_global = {
@@ -54,7 +41,7 @@ const struct zf_strategy zf_strategy_global = {
 	.unpin		= zf_huge_zero_unpin,
 	.shrink_count	= zf_huge_zero_shrink_count,
 	.shrink_scan	= zf_huge_zero_shrink_scan,
-	.check		= global_check,
+	.check		= zf_huge_zero_check_mapped,
 	.fault_pass	= global_fault_pass,
 	.kernel_fault_pass = global_kernel_fault_pass,
 	.zap_pass	= global_zap_pass,

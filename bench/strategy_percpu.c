@@ -308,12 +308,7 @@ static int percpu_check(struct zf_shared *zs, const struct zf_stats *total, char
 		atomic_store(&zs->pcpu_mode, ZF_PCPU_SWITCHING);
 		pcpu_fold(zs, &scratch);
 	}
-	if (total->puts != total->zaps) {
-		snprintf(why, len, "%lu PMDs zapped but %lu puts", total->zaps, total->puts);
-		err = -EPROTO;
-	} else {
-		err = zf_huge_zero_check(zs, total, why, len);
-	}
+	err = zf_huge_zero_check_mapped(zs, total, why, len);
 	if (was == ZF_PCPU_PERCPU) {
 		atomic_fetch_add(&zs->refcount, PCPU_BIAS);
 		atomic_store(&zs->pcpu_mode, ZF_PCPU_PERCPU);

@@ -118,17 +118,24 @@ static bool is_modelled(const char *s)
 	return false;
 }
 
+/* row r is want's configuration but for strategy s and the task count */
+static bool same_config(const struct zf_csv *c, size_t r, const struct model_row *want,
+			const char *s, int tasks)
+{
+	return !strcmp(str_at(c, r, "strategy"), s) && num_at(c, r, "tasks") == tasks &&
+	       !strcmp(str_at(c, r, "fault"), want->fault) &&
+	       !strcmp(str_at(c, r, "task_kind"), want->kind) &&
+	       !strcmp(str_at(c, r, "placement"), want->placement) &&
+	       num_at(c, r, "step") == (double)want->step;
+}
+
 /* the row of the same configuration as want, of strategy s at 1 task; -1 if none */
 static long one_task_row(const struct zf_csv *c, const struct model_row *want, const char *s)
 {
 	size_t r;
 
 	for (r = 0; r < c->nrows; r++)
-		if (!strcmp(str_at(c, r, "strategy"), s) && num_at(c, r, "tasks") == 1 &&
-		    !strcmp(str_at(c, r, "fault"), want->fault) &&
-		    !strcmp(str_at(c, r, "task_kind"), want->kind) &&
-		    !strcmp(str_at(c, r, "placement"), want->placement) &&
-		    num_at(c, r, "step") == (double)want->step)
+		if (same_config(c, r, want, s, 1))
 			return (long)r;
 	return -1;
 }
@@ -163,11 +170,7 @@ static double retries_of(const struct zf_csv *c, const struct model_row *m)
 	size_t r;
 
 	for (r = 0; r < c->nrows; r++) {
-		if (strcmp(str_at(c, r, "strategy"), m->strategy) ||
-		    strcmp(str_at(c, r, "fault"), m->fault) ||
-		    strcmp(str_at(c, r, "task_kind"), m->kind) ||
-		    strcmp(str_at(c, r, "placement"), m->placement) ||
-		    num_at(c, r, "tasks") != m->tasks || num_at(c, r, "step") != (double)m->step ||
+		if (!same_config(c, r, m, m->strategy, m->tasks) ||
 		    num_at(c, r, "faults_per_pass") != (double)m->faults_per_pass)
 			continue;
 		gets = num_at(c, r, "ref_gets");

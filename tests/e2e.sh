@@ -85,10 +85,11 @@ else
 fi
 
 # --- perf counters: what cannot be counted is listed and left empty, never zero ---
-col() {	# summary.csv's field named $2 in folder $1, last row
+fcol() {	# CSV file $1's field named $2, last row
 	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
-		END { print $c }' "$1/summary.csv"
+		END { print $c }' "$1"
 }
+col() { fcol "$1/summary.csv" "$2"; }	# summary.csv's, in folder $1
 out=$tmp/perf sw_ok=0
 if $bin run --strategy global --tasks 2 --size 256M --reps 2 --min-ms 10 --quiet --out "$out" \
 	>"$tmp/log" 2>&1 && meta_complete "$out"; then
@@ -398,10 +399,7 @@ for how in "INT process group" "TERM thread parent"; do
 done
 
 # --- --shrink-hz: the shrinker under the tasks' feet, every strategy's invariants still hold ---
-ccol() {	# counters.csv's field named $2 in folder $1, last row
-	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }
-		END { print $c }' "$1/counters.csv"
-}
+ccol() { fcol "$1/counters.csv" "$2"; }	# counters.csv's, in folder $1
 shrink_ok=1 shrink_log=''
 for s in global mmflag persistent percpu; do
 	if ! $bin run --strategy "$s" --task-kind process --tasks 2 --size 64M --reps 2 --min-ms 150 \
