@@ -372,20 +372,25 @@ static const char css[] =
 
 int zf_report(const char *dir)
 {
-	char plots[PATH_MAX], script[PATH_MAX + 64], headline[1024], path[PATH_MAX + 32];
-	char tmp[PATH_MAX + 48];
+	char plots[PATH_MAX], script[PATH_MAX + 64], headline[1024];
 	char *summary = read_all(dir, "summary.csv"), *meta = read_all(dir, "meta.json");
 	char *model = read_all(dir, "model.csv"), *model_json = read_all(dir, "model.json");
 	struct zf_buf html = { 0 }, skipped = { 0 };
+	bool zeroout_only = false;	/* a folder of hzfbench zeroout: its chart alone */
 	int ret = 0, i;
-	FILE *f;
 
 	if (!summary) {
-		fprintf(stderr, "hzfbench: report: %s: no summary.csv\n", dir);
-		free(meta);
-		free(model);
-		free(model_json);
-		return 2;
+		char *zeroout = read_all(dir, "zeroout.csv");
+
+		if (!zeroout) {
+			fprintf(stderr, "hzfbench: report: %s: no summary.csv (nor zeroout.csv)\n", dir);
+			free(meta);
+			free(model);
+			free(model_json);
+			return 2;
+		}
+		free(zeroout);
+		zeroout_only = true;
 	}
 	if (zf_plots_dir(plots, sizeof(plots))) {
 		fprintf(stderr, "hzfbench: report: the gnuplot scripts (plots/) are not beside the binary; set HZF_PLOTS\n");
@@ -395,7 +400,9 @@ int zf_report(const char *dir)
 	zf_buf_printf(&html, "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>"
 		      "<title>hzfbench report</title><style>%s</style></head><body>\n", css);
 	zf_buf_printf(&html, "<h1>hzfbench: what it costs many CPUs to share one page of zeroes</h1>\n");
-	zf_report_headline(summary, headline, sizeof(headline));
+	headline[0] = '\0';
+	if (!zeroout_only)
+		zf_report_headline(summary, headline, sizeof(headline));
 	if (headline[0]) {
 		zf_buf_printf(&html, "<p class=headline>");
 		html_text(&html, headline);
@@ -404,8 +411,11 @@ int zf_report(const char *dir)
 	zf_buf_printf(&html, "<table>\n");
 	for (i = 0; i < (int)(sizeof(meta_rows) / sizeof(meta_rows[0])); i++)
 		meta_line(&html, meta, meta_rows[i][0], meta_rows[i][1]);
-	zf_buf_printf(&html, "</table>\n<h2>summary.csv</h2>\n");
-	key_table(&html, summary);
+	zf_buf_printf(&html, "</table>\n");
+	if (!zeroout_only) {
+		zf_buf_printf(&html, "<h2>summary.csv</h2>\n");
+		key_table(&html, summary);
+	}
 	if (model) {
 		zf_buf_printf(&html, "<h2>Measured and predicted</h2>\n");
 		model_table(&html, summary, model, model_json);
@@ -424,6 +434,8 @@ int zf_report(const char *dir)
 		char *svg;
 		int rc;
 
+		if (zeroout_only && strcmp(zf_charts[i], "zeroout"))
+			continue;
 		snprintf(script, sizeof(script), "%s/%s.gp", plots, zf_charts[i]);
 		rc = run_gnuplot(script, dir, &msg);
 		if (rc == 127 || rc < 0) {
@@ -455,24 +467,11 @@ int zf_report(const char *dir)
 		zf_buf_printf(&html, "<h2>Charts left out</h2>\n<ul class=skipped>\n%s</ul>\n",
 			      skipped.text);
 	zf_buf_printf(&html, "</body></html>\n");
-	snprintf(path, sizeof(path), "%s/report.html", dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f || html.oom || fputs(html.text, f) < 0 || fflush(f) || fsync(fileno(f))) {
-		fprintf(stderr, "hzfbench: report: %s: cannot be written\n", path);
-		if (f)
-			fclose(f);
-		unlink(tmp);
+	if (zf_buf_write(dir, "report.html", &html, "report")) {
 		ret = 1;
 		goto out;
 	}
-	fclose(f);
-	if (rename(tmp, path)) {
-		fprintf(stderr, "hzfbench: report: %s: %s\n", path, strerror(errno));
-		ret = 1;
-		goto out;
-	}
-	printf("report: %s\n", path);
+	printf("report: %s/report.html\n", dir);
 out:
 	zf_buf_free(&html);
 	zf_buf_free(&skipped);

@@ -461,6 +461,7 @@ if $bin sweep --workload zeroout --tasks 2 --reps 2 --min-ms 30 --out "$zo" >"$t
 	[ "$(zcol "$zo2" write_calls persistent page)" -ge "$(zcol "$zo2" requests persistent page)" ] &&
 	[ "$(zcol "$zo2" bytes mmflag folio)" -gt 0 ] && [ ! -e "$zo2/zeroout.dat" ] &&
 	gnuplot -c plots/zeroout.gp "$zo2" svg >/dev/null 2>&1 && [ -s "$zo2/plots/zeroout.svg" ] &&
+	$bin report "$zo2" >/dev/null 2>&1 && [ "$(grep -c '<svg' "$zo2/report.html")" = 1 ] &&
 	gnuplot -c plots/zeroout.gp tests/data/sample svg 2>&1 | grep -q 'zeroout: skipped: '; then
 	ok "zeroout: 512x fewer segments from the huge zero folio, both sinks, every pin released, the chart"
 else
