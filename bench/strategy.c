@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The list of strategies, and what every strategy shares. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -23,6 +24,24 @@ const struct zf_strategy *zf_strategy_find(const char *name)
 		if (!strcmp((*s)->name, name))
 			return *s;
 	return NULL;
+}
+
+const char *zf_strategy_not_one(char *buf, size_t len, const char *what,
+				bool (*has)(const struct zf_strategy *s))
+{
+	const struct zf_strategy *const *s;
+	size_t used = snprintf(buf, len, "not %s (", what);
+	const char *sep = "";
+
+	for (s = zf_strategies; *s; s++) {
+		if (has && !has(*s))
+			continue;
+		used += snprintf(buf + (used < len ? used : len), used < len ? len - used : 0, "%s%s",
+				 sep, (*s)->name);
+		sep = ", ";
+	}
+	snprintf(buf + (used < len ? used : len), used < len ? len - used : 0, ")");
+	return buf;
 }
 
 /* every counter is an unsigned long, from gets to broken */

@@ -142,6 +142,12 @@ extern const struct zf_strategy zf_strategy_native;
 extern const struct zf_strategy *const zf_strategies[];
 
 const struct zf_strategy *zf_strategy_find(const char *name);
+/*
+ * "not a strategy (global, mmflag, ...)": what an error names, from the
+ * table, the strategies for which has() holds (NULL: all). Into buf.
+ */
+const char *zf_strategy_not_one(char *buf, size_t len, const char *what,
+				bool (*has)(const struct zf_strategy *s));
 void zf_stats_add(struct zf_stats *sum, const struct zf_stats *st);
 
 /* shared state: pool of nr_folios, reference count 0, no folio */

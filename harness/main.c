@@ -42,7 +42,7 @@
 struct options {
 	struct zf_sweep sw;
 	const char *strategies, *task_kinds, *placements, *tasks, *topology, *faults;
-	const char *size_arg, *step_arg, *set_thp, *workload_arg, *fpl_arg;
+	const char *size_arg, *step_arg, *set_thp, *fpl_arg;
 	unsigned long faults_per_life;
 	bool shrink_hz_set;
 	char strategies_opt[72], task_kinds_opt[72], faults_opt[72];	/* as typed */
@@ -172,9 +172,15 @@ static bool option_allowed(const char *cmd, const char *name)
 
 #define parse_num_opt zf_parse_num_opt
 
+static bool emulates(const struct zf_strategy *s)
+{
+	return s->fault_pass != NULL;
+}
+
 static int parse_options(const char *cmd, int argc, char **argv, struct options *o,
 			 const char *usage)
 {
+	char names[160];
 	unsigned long v;
 	int c, idx, err;
 
@@ -242,7 +248,9 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 			snprintf(name, sizeof(name), "%.*s", (int)(eq - optarg), optarg);
 			o->sw.inject = zf_strategy_find(name);
 			if (!o->sw.inject || !o->sw.inject->fault_pass)
-				return bad("--inject-ns", optarg, "not an emulated strategy (global, mmflag, persistent, percpu)");
+				return bad("--inject-ns", optarg,
+					   zf_strategy_not_one(names, sizeof(names), "an emulated strategy",
+							       emulates));
 			err = parse_num_opt("--inject-ns", eq + 1, 1, 10000000, &o->sw.inject_ns);
 			break;
 		}
@@ -280,7 +288,6 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 			o->shrink_hz_set = true;
 			break;
 		case OPT_WORKLOAD:
-			o->workload_arg = optarg;
 			if (!strcmp(optarg, "usemem"))
 				o->sw.workload = ZF_WORKLOAD_USEMEM;
 			else if (!strcmp(optarg, "lifecycle"))
@@ -406,11 +413,12 @@ static bool sweep_has_kernel(const struct zf_sweep *sw)
 
 static int parse_strategies(struct options *o, const char *def)
 {
+	char names[160];
 	const char *list = o->strategies ? o->strategies : def;
 
 	o->sw.strategies = calloc(strlen(list) + 1, sizeof(*o->sw.strategies));
 	return each_word(o->strategies_opt, list, one_strategy, o->sw.strategies,
-			 &o->sw.nstrategies, "not a strategy (global, mmflag, persistent, percpu, native)");
+			 &o->sw.nstrategies, zf_strategy_not_one(names, sizeof(names), "a strategy", NULL));
 }
 
 static int parse_kinds(struct options *o, const char *def)
@@ -850,6 +858,7 @@ static int parse_double_opt(const char *opt, const char *arg, double min, double
 
 static int cmd_compare(int argc, char **argv)
 {
+	char names[160];
 	static const struct option opts[] = {
 		{ "metric", required_argument, NULL, 'm' }, { "threshold", required_argument, NULL, 't' },
 		{ "alpha", required_argument, NULL, 'a' }, { "out", required_argument, NULL, 'o' },
@@ -876,7 +885,8 @@ static int cmd_compare(int argc, char **argv)
 		case 'q': o.quiet = true; break;
 		case 'n':
 			if (!zf_strategy_find(optarg))
-				return bad("--normalize", optarg, "not a strategy (global, mmflag, persistent, percpu, native)");
+				return bad("--normalize", optarg,
+					   zf_strategy_not_one(names, sizeof(names), "a strategy", NULL));
 			o.normalize = optarg;
 			break;
 		case 'u':

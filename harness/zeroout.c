@@ -47,6 +47,11 @@
 /* ZERO_PAGE(0) */
 static const unsigned char zero_page[PAGE_SEG] __attribute__((aligned(PAGE_SEG)));
 
+static bool pins(const struct zf_strategy *s)
+{
+	return s->pin != NULL;
+}
+
 struct zo_opts {
 	const char *strategies, *tasks, *placement, *segments, *sink, *out, *zero_size_arg;
 	unsigned long long zero_size;
@@ -344,7 +349,7 @@ int zf_zeroout_main(int argc, char **argv)
 
 		if (!s || !s->pin) {
 			ret = zf_bad_value("--strategies", snames[a], s ? "serves no user without an mm"
-					   : "not a strategy (global, mmflag, persistent, percpu)");
+					   : zf_strategy_not_one(why, sizeof(why), "a strategy", pins));
 			goto out;
 		}
 	}
