@@ -335,10 +335,16 @@ TEST(global_allocation_race_leaves_one_folio)
 	race_first_fault(_t, &zf_strategy_global, RACERS + 1);
 }
 
+/* one task faulting and unmapping in a loop, a life an mm; its counts in r->st[id] */
+struct holder_arg {
+	struct race *r;
+	int id;
+};
+
 static void *holder(void *arg)
 {
-	struct race *r = arg;
-	struct zf_stats *st = &r->st[0];
+	struct race *r = ((struct holder_arg *)arg)->r;
+	struct zf_stats *st = &r->st[((struct holder_arg *)arg)->id];
 	struct zf_mm mm;
 	unsigned long i;
 
@@ -380,6 +386,7 @@ static void shrinker_race(struct zf_test *_t, const struct zf_strategy *s)
 {
 	struct race *r = calloc(1, sizeof(*r));
 	struct zf_stats shrink_st = { 0 }, sum;
+	struct holder_arg one = { .r = r, .id = 0 };
 	double deadline = now_s() + 3;
 	long bad_reads;
 	pthread_t th;
@@ -389,7 +396,7 @@ static void shrinker_race(struct zf_test *_t, const struct zf_strategy *s)
 	r->s = s;
 	r->zs = new_shared(4);
 	ASSERT_TRUE(r->zs);
-	pthread_create(&th, NULL, holder, r);
+	pthread_create(&th, NULL, holder, &one);
 	/* until the shrinker has freed under the task's feet often, or 3 s */
 	while ((shrink_st.shrinks < 200 || atomic_load(&r->faults) < 20000) && now_s() < deadline)
 		if (s->shrink_count(r->zs))
@@ -511,37 +518,6 @@ TEST(percpu_shrinker_switches_folds_and_frees)
 	free_shared(zs);
 }
 
-struct pcpu_racer {
-	struct race *r;
-	struct zf_stats st;
-};
-
-static void *pcpu_faulter(void *arg)
-{
-	struct pcpu_racer *me = arg;
-	struct race *r = me->r;
-	unsigned long i;
-
-	for (i = 0; !atomic_load(&r->stop); i++) {
-		struct zf_folio *f = r->s->get(r->zs, NULL, &me->st);
-		int k;
-
-		me->st.gets++;
-		atomic_fetch_add_explicit(&r->faults, 1, memory_order_relaxed);
-		if (!f) {
-			atomic_fetch_add(&r->bad_reads, 1);
-			continue;
-		}
-		for (k = 0; k < 16; k++)
-			if (atomic_load(&f->state) != ZF_FOLIO_LIVE ||
-			    f->data[((i + k) * 4096 + k) % ZF_FOLIO_SIZE])
-				atomic_fetch_add(&r->bad_reads, 1);
-		r->s->put(r->zs, NULL, &me->st);
-		me->st.zaps++;
-	}
-	return NULL;
-}
-
 /*
  * RACERS tasks fault and unmap in a loop while the shrinker switches modes
  * under them: a get or put that read percpu mode just before the switch must
@@ -551,7 +527,7 @@ static void *pcpu_faulter(void *arg)
 TEST(percpu_mode_switch_races_with_gets)
 {
 	struct race *r = calloc(1, sizeof(*r));
-	struct pcpu_racer racer[RACERS];
+	struct holder_arg arg[RACERS];
 	struct zf_stats shrink_st = { 0 }, sum;
 	double deadline = now_s() + 3;
 	pthread_t th[RACERS];
@@ -564,8 +540,8 @@ TEST(percpu_mode_switch_races_with_gets)
 	ASSERT_TRUE(r->zs);
 	ASSERT_EQ(r->s->init(r->zs, &shrink_st), 0);
 	for (i = 0; i < RACERS; i++) {
-		racer[i] = (struct pcpu_racer){ .r = r };
-		pthread_create(&th[i], NULL, pcpu_faulter, &racer[i]);
+		arg[i] = (struct holder_arg){ .r = r, .id = i };
+		pthread_create(&th[i], NULL, holder, &arg[i]);
 	}
 	while ((r->zs->pcpu_switches < 40 || shrink_st.shrinks < 5) && now_s() < deadline)
 		if (r->s->shrink_count(r->zs))
@@ -577,7 +553,7 @@ TEST(percpu_mode_switch_races_with_gets)
 	EXPECT_TRUE(r->zs->pcpu_switches > 0);
 	sum = shrink_st;
 	for (i = 0; i < RACERS; i++)
-		zf_stats_add(&sum, &racer[i].st);
+		zf_stats_add(&sum, &r->st[i]);
 	EXPECT_EQ(sum.ref_gets, sum.ref_puts);
 	EXPECT_EQ(sum.broken, 0);
 	EXPECT_EQ(r->s->check(r->zs, &sum, why, sizeof(why)), 0);
