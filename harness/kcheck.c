@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Kernel-mode verification: see kcheck.h. */
+#define _GNU_SOURCE	/* memmem */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "kcheck.h"
 #include "sysinfo.h"
@@ -68,4 +70,60 @@ const char *zf_kernel_verdict(const struct zf_kernel_obs *o, char *buf, size_t l
 	if (!used)
 		snprintf(buf, len, "ok");
 	return buf;
+}
+
+int zf_huge_zero_decide(uint64_t anon_huge_before_kb, uint64_t anon_huge_after_kb,
+			const char *cmdline, char *why, size_t len)
+{
+	const char *word = cmdline;
+	size_t used;
+
+	if (anon_huge_after_kb < anon_huge_before_kb + ZF_RSS_GROWTH_LIMIT_KB)
+		return 1;
+	used = snprintf(why, len, "a huge-page read fault allocated %" PRIu64 " kB of real memory, "
+			"not the huge zero folio", anon_huge_after_kb - anon_huge_before_kb);
+	/* a boot parameter that turns zero pages off (pvm_no_zero_page=1 seen here) */
+	while (word && *word && used < len) {
+		size_t n = strcspn(word, " \t\n");
+
+		if (memmem(word, n, "zero_page", 9) && !memmem(word, n, "use_zero_page", 13))
+			used += snprintf(why + used, len - used, "; the kernel command line has %.*s",
+					 (int)n, word);
+		word += n;
+		word += strspn(word, " \t\n");
+	}
+	return 0;
+}
+
+int zf_huge_zero_probe(char *why, size_t len)
+{
+	const size_t huge = 2UL << 20;
+	uint64_t rss_kb, before_kb, after_kb;
+	char text[4096], cmdline[4096] = "";
+	char *map, *region;
+	int err;
+
+	map = mmap(NULL, 2 * huge, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (map == MAP_FAILED)
+		return -errno;
+	region = map + (huge - (uintptr_t)map % huge) % huge;	/* 2 MiB-aligned */
+	err = madvise(region, huge, MADV_HUGEPAGE) ? -errno : 0;
+	if (!err)
+		err = zf_read_file("/proc/self/smaps_rollup", text, sizeof(text));
+	if (!err)
+		err = zf_smaps_rollup(text, &rss_kb, &before_kb);
+	if (!err) {
+		(void)*(volatile char *)region;
+		err = zf_read_file("/proc/self/smaps_rollup", text, sizeof(text));
+	}
+	if (!err)
+		err = zf_smaps_rollup(text, &rss_kb, &after_kb);
+	munmap(map, 2 * huge);
+	if (err) {
+		snprintf(why, len, "/proc/self/smaps_rollup: %s", strerror(-err));
+		return err;
+	}
+	zf_read_file("/proc/cmdline", cmdline, sizeof(cmdline));
+	return zf_huge_zero_decide(before_kb, after_kb, cmdline, why, len);
 }

@@ -39,6 +39,18 @@ struct zf_kernel_obs {
  */
 const char *zf_kernel_verdict(const struct zf_kernel_obs *o, char *buf, size_t len);
 
+/*
+ * Does a huge-page read fault on this kernel map the huge zero folio? One
+ * 2 MiB-aligned region, madvised, read once: 1 when AnonHugePages did not
+ * grow (the zero folio), 0 when the kernel put real memory there (why says
+ * so, naming any zero_page word on the kernel command line), -errno when it
+ * could not be told. THP must be usable (zf_thp_usable) for it to mean much.
+ */
+int zf_huge_zero_probe(char *why, size_t len);
+/* its decision, on AnonHugePages before and after and /proc/cmdline's text */
+int zf_huge_zero_decide(uint64_t anon_huge_before_kb, uint64_t anon_huge_after_kb,
+			const char *cmdline, char *why, size_t len);
+
 /* RSS growth at or above this is real memory, not noise */
 #define ZF_RSS_GROWTH_LIMIT_KB	2048
 

@@ -66,7 +66,7 @@ TEST(verdict_sees_fallback_rss_growth_and_missing_faults)
 	o.anon_huge_kb = 0;
 	o.minflt = 100;			/* populated beforehand: the reads did not fault */
 	EXPECT_STREQ(zf_kernel_verdict(&o, buf, sizeof(buf)), "faults");
-	o.minflt = 2 * 51200;		/* two faults a read: not one huge fault each */
+	o.minflt = 2ULL * 51200;	/* two faults a read: not one huge fault each */
 	o.thp_fault_fallback = 1;
 	EXPECT_STREQ(zf_kernel_verdict(&o, buf, sizeof(buf)), "fallback+faults");
 }
@@ -98,4 +98,33 @@ TEST(thp_off_and_zero_page_off_are_refused_naming_the_file)
 	snprintf(si.thp_use_zero_page, sizeof(si.thp_use_zero_page), "0");
 	EXPECT_TRUE(zf_thp_usable(&si, why, sizeof(why)) != 0);
 	EXPECT_TRUE(strstr(why, "use_zero_page") != NULL);
+}
+
+TEST(huge_zero_probe_decides_on_anon_huge_growth_and_names_the_boot_word)
+{
+	char why[512];
+
+	EXPECT_EQ(zf_huge_zero_decide(0, 0, "quiet", why, sizeof(why)), 1);
+	/* another thread's huge page is not this probe's */
+	EXPECT_EQ(zf_huge_zero_decide(4096, 4096 + 2044, "", why, sizeof(why)), 1);
+	ASSERT_EQ(zf_huge_zero_decide(0, 2048, "console=ttyS0 pvm_no_zero_page=1 quiet", why,
+				      sizeof(why)), 0);
+	EXPECT_STREQ(why, "a huge-page read fault allocated 2048 kB of real memory, not the huge "
+		     "zero folio; the kernel command line has pvm_no_zero_page=1");
+	/* a THP sysfs word is not a boot parameter that turns zero pages off */
+	ASSERT_EQ(zf_huge_zero_decide(2048, 4096, "transparent_hugepage.use_zero_page=0", why,
+				      sizeof(why)), 0);
+	EXPECT_STREQ(why, "a huge-page read fault allocated 2048 kB of real memory, not the huge "
+		     "zero folio");
+}
+
+TEST(huge_zero_probe_on_this_kernel_gives_an_answer)
+{
+	char why[512] = "";
+	int mapped = zf_huge_zero_probe(why, sizeof(why));
+
+	/* either answer is this kernel's; what matters is that it is one, with a reason */
+	EXPECT_TRUE(mapped == 0 || mapped == 1);
+	if (!mapped)
+		EXPECT_TRUE(strstr(why, "real memory") != NULL);
 }
