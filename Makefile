@@ -14,57 +14,92 @@ override CFLAGS += -std=gnu11 -pthread -Wall -Wextra -Werror $(HWLOC_CFLAGS) \
 	-DHZF_VERSION='"$(VERSION)"'
 LDLIBS += $(HWLOC_LIBS) -lnuma -lz -lm -pthread
 
+# every object and binary goes under $(B): build/ for the plain build,
+# build/asan, build/ubsan, build/tsan for the sanitizer builds below
+B ?= build
+
 BENCH := $(wildcard bench/*.c)
 HARNESS := $(filter-out harness/main.c,$(wildcard harness/*.c))
-LIB_OBJS := $(patsubst %.c,build/%.o,$(BENCH) $(HARNESS))
-TEST_OBJS := $(patsubst %.c,build/%.o,$(wildcard tests/unit/*.c))
+LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(BENCH) $(HARNESS))
+TEST_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard tests/unit/*.c))
 
-all: build/hzfbench
+all: $(B)/hzfbench
 
-build/%.o: %.c $(wildcard bench/*.h harness/*.h tests/unit/*.h)
+$(B)/%.o: %.c $(wildcard bench/*.h harness/*.h tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # the revision is baked into meta.json; rebuild results.o when it changes
-build/git-rev: FORCE
-	@mkdir -p build
+$(B)/git-rev: FORCE
+	@mkdir -p $(B)
 	@echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' > $@
-build/harness/results.o: build/git-rev
-build/harness/results.o: override CFLAGS += -DHZF_GIT_REV='"$(GIT_REV)"'
+$(B)/harness/results.o: $(B)/git-rev
+$(B)/harness/results.o: override CFLAGS += -DHZF_GIT_REV='"$(GIT_REV)"'
 
-build/hzfbench: build/harness/main.o $(LIB_OBJS)
+$(B)/hzfbench: $(B)/harness/main.o $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the plain C yardstick for the real-fault loop (tools/vs-plain.sh)
-build/plainfault: tools/plainfault.c
-	@mkdir -p build
+$(B)/plainfault: tools/plainfault.c
+	@mkdir -p $(B)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
-build/hzftest: $(TEST_OBJS) $(LIB_OBJS)
+$(B)/hzftest: $(TEST_OBJS) $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # installs missing build packages first when run as root on Debian
 test:
 	@tools/deps.sh build
-	@$(MAKE) --no-print-directory build/hzfbench build/hzftest build/plainfault
-	@tests/run.sh
+	@$(MAKE) --no-print-directory $(B)/hzfbench $(B)/hzftest $(B)/plainfault
+	@HZF_BUILD=$(B) tests/run.sh
 
-# the benchmark itself: the default sweep of run.sh
-bench:
-	./run.sh
+# sanitizer builds, with clang, each in a folder of its own; the binaries run
+# as the plain ones do (make asan && HZF_BUILD=build/asan tests/run.sh), and
+# make test-asan and the others build and run the tests under them. ASan and
+# UBSan are one build: every test runs under both. TSan runs the tests that
+# race threads on purpose (the strategies' races are on atomics only).
+SAN_CC ?= clang
+SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer
+asan ubsan tsan: FORCE
+	@tools/deps.sh sanitize
+	@$(MAKE) --no-print-directory B=build/$@ CC=$(SAN_CC) \
+		CFLAGS='$(SAN_CFLAGS) $(SAN_$@)' \
+		LDFLAGS='$(SAN_$@)' build/$@/hzfbench build/$@/hzftest build/$@/plainfault
+SAN_asan := -fsanitize=address,undefined -fno-sanitize-recover=all
+SAN_ubsan := -fsanitize=undefined,integer-divide-by-zero,float-cast-overflow -fno-sanitize-recover=all
+SAN_tsan := -fsanitize=thread
 
-# every chart and report.html of a results folder: make plots RESULTS=results/...
-plots: build/hzfbench
-	@[ -n "$(RESULTS)" ] || { echo "make plots: RESULTS=DIR is needed (a results folder)" >&2; exit 2; }
-	build/hzfbench report "$(RESULTS)"
+# every report a sanitizer writes goes to build/NAME/reports/, one file a
+# process (forked tasks too, and reports from commands whose failure a test
+# expects); any file there fails the target after the tests ran
+SAN_REPORTS = rm -rf build/$(1)/reports && mkdir -p build/$(1)/reports
+SAN_VERDICT = rc=$$?; if [ -n "$$(ls build/$(1)/reports)" ]; then head -n 40 build/$(1)/reports/*; \
+	echo "$(1): sanitizer reports in build/$(1)/reports: failed"; exit 1; fi; exit $$rc
+test-asan test-ubsan: test-%: %
+	@$(call SAN_REPORTS,$*)
+	@ASAN_OPTIONS=detect_leaks=1:log_path=$(CURDIR)/build/$*/reports/asan \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$(CURDIR)/build/$*/reports/ubsan \
+		HZF_BUILD=build/$* tests/run.sh; $(call SAN_VERDICT,$*)
+test-tsan: tsan
+	@$(call SAN_REPORTS,tsan)
+	@TSAN_OPTIONS=halt_on_error=1:log_path=$(CURDIR)/build/tsan/reports/tsan \
+		HZF_BUILD=build/tsan tests/run.sh --races; $(call SAN_VERDICT,tsan)
 
-# hzfbench's real-fault loop against a plain C loop, alternating rounds
-bench-plain:
-	tools/vs-plain.sh
-
-# the contention model against measurement, round after round (docs/model.md)
-model-check:
-	tools/model-check.sh
+# cppcheck, clang-tidy (.clang-tidy says which checks and why the few left
+# out), shellcheck; every finding fails. variableScope is off: kernel style
+# declares at the top of a block.
+LINT_C := $(BENCH) $(HARNESS) harness/main.c $(wildcard tests/unit/*.c) tools/plainfault.c
+LINT_SH := run.sh .ci/run tests/*.sh tests/cli/*.sh tools/*.sh
+lint:
+	@tools/deps.sh lint
+	cppcheck --enable=warning,style,performance,portability --suppress=variableScope \
+		--std=c11 --inline-suppr --quiet --error-exitcode=1 -I bench -I harness $(LINT_C)
+	@echo clang-tidy: $(words $(LINT_C)) files
+	@printf '%s\n' $(LINT_C) | xargs -P "$$(nproc)" -n 4 sh -c 'clang-tidy --quiet "$$@" -- \
+		-std=gnu11 -pthread -iquote bench -iquote harness -iquote tests/unit \
+		-DHZF_VERSION=\"0\" -DHZF_GIT_REV=\"0\" 2>/dev/null' clang-tidy | \
+		{ ! grep -A3 -E 'warning:|error:'; }
+	shellcheck -x $(LINT_SH)
 
 DATADIR ?= $(PREFIX)/share/hzfbench
 
@@ -76,4 +111,4 @@ install: build/hzfbench
 clean:
 	rm -rf build
 
-.PHONY: all test bench bench-plain model-check plots install clean FORCE
+.PHONY: all test test-asan test-ubsan test-tsan lint bench bench-plain model-check plots install clean FORCE

@@ -4,7 +4,8 @@
 # powers of two x threads and processes x compact, plus scatter on machines
 # with more than one package or NUMA node), print the summary table and where
 # the results are, and render the charts and report.html into that folder.
-# Real faults are left out, with a note, where THP is off. A short
+# Real faults are left out, with a note, where THP is off or the kernel does
+# not map the huge zero folio on read faults. A short
 # --workload lifecycle sweep goes into DIR/lifecycle/, and hzfbench zeroout
 # (file sink) into DIR/zeroout/. The core-to-core
 # hand-off matrix (hzfbench c2c) is measured once per machine and kept in
@@ -125,12 +126,16 @@ placements=compact
 if [ "$packages" -gt 1 ] || [ "$nodes" -gt 1 ]; then
 	placements=compact,scatter
 fi
-$bin topo | grep -E '^(machine|kernel):'
+topo=$($bin topo)
+grep -E '^(machine|kernel|huge zero folio):' <<<"$topo"
 faults=emulated strategies=global,mmflag,persistent,percpu
 thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || true)
 zero=$(cat /sys/kernel/mm/transparent_hugepage/use_zero_page 2>/dev/null || true)
 if [ "$kernel" -eq 1 ]; then
-	if [ -n "$set_thp" ] || [[ -n $thp && $thp != *"[never]"* && $zero = 1 ]]; then
+	if grep -q '^huge zero folio: not mapped' <<<"$topo"; then
+		# hzfbench topo tried one read fault: real memory came back
+		echo "run.sh: this kernel does not map the huge zero folio on read faults: emulated faults only" >&2
+	elif [ -n "$set_thp" ] || [[ -n $thp && $thp != *"[never]"* && $zero = 1 ]]; then
 		faults=emulated,kernel strategies=global,mmflag,persistent,percpu,native
 	else
 		echo "run.sh: THP is off or the huge zero page disabled: emulated faults only" >&2

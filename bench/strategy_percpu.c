@@ -106,7 +106,7 @@ static inline void pcpu_exit(struct pcpu_count *c)
 		atomic_store_explicit(&c->inside, 0, memory_order_release);
 }
 
-static inline bool pcpu_counting(struct zf_shared *zs, struct pcpu_count *c)
+static inline bool pcpu_counting(struct zf_shared *zs, const struct pcpu_count *c)
 {
 	return c && atomic_load_explicit(&zs->pcpu_mode, memory_order_relaxed) == ZF_PCPU_PERCPU;
 }

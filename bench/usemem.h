@@ -109,7 +109,7 @@ zf_kernel_get(struct zf_pass *p, zf_get_fn get, unsigned long i)
 static inline __attribute__((always_inline)) void
 zf_kernel_fault_loop(struct zf_pass *p, zf_get_fn get)
 {
-	volatile unsigned char *region = p->region;
+	const volatile unsigned char *region = p->region;
 	unsigned long i, n = p->faults_per_pass, step = p->step, off = 0, sum = 0;
 	unsigned long timed_gets = 0, timed_empties = 0;
 	uint64_t get_ticks = 0, empty_ticks = 0, t0, t1;

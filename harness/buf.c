@@ -37,6 +37,7 @@ void zf_buf_printf(struct zf_buf *b, const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
+	/* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): started on the line above */
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (n < 0 || buf_reserve(b, n))

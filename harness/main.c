@@ -26,6 +26,7 @@
 #include "show.h"
 #include "sysinfo.h"
 #include "thpset.h"
+#include "kcheck.h"
 #include "sweep.h"
 #include "topo.h"
 
@@ -241,12 +242,12 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 		case OPT_PROFILE: o->sw.profile = true; break;
 		case OPT_INJECT: {
 			const char *eq = strchr(optarg, '=');
-			char name[32];
+			char strategy[32];
 
-			if (!eq || eq == optarg || (size_t)(eq - optarg) >= sizeof(name))
+			if (!eq || eq == optarg || (size_t)(eq - optarg) >= sizeof(strategy))
 				return bad("--inject-ns", optarg, "not STRATEGY=NS");
-			snprintf(name, sizeof(name), "%.*s", (int)(eq - optarg), optarg);
-			o->sw.inject = zf_strategy_find(name);
+			snprintf(strategy, sizeof(strategy), "%.*s", (int)(eq - optarg), optarg);
+			o->sw.inject = zf_strategy_find(strategy);
 			if (!o->sw.inject || !o->sw.inject->fault_pass)
 				return bad("--inject-ns", optarg,
 					   zf_strategy_not_one(names, sizeof(names), "an emulated strategy",
@@ -416,6 +417,7 @@ static int parse_strategies(struct options *o, const char *def)
 	char names[160];
 	const char *list = o->strategies ? o->strategies : def;
 
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers to the table */
 	o->sw.strategies = calloc(strlen(list) + 1, sizeof(*o->sw.strategies));
 	return each_word(o->strategies_opt, list, one_strategy, o->sw.strategies,
 			 &o->sw.nstrategies, zf_strategy_not_one(names, sizeof(names), "a strategy", NULL));
@@ -445,11 +447,11 @@ static int parse_placements(struct options *o, const char *def, bool single)
 	} else if (zf_split_list(list, &buf, &words, &n, &why)) {
 		return bad("--placements", list, why);
 	}
+	o->sw.placements = words;	/* freed with the other lists, also on error */
+	o->sw.nplacements = n;
 	for (i = 0; i < n; i++)
 		if (zf_placement_check(words[i], &why))
 			return bad("--placement", words[i], why);
-	o->sw.placements = words;
-	o->sw.nplacements = n;
 	return 0;
 }
 
@@ -492,63 +494,72 @@ static int open_topology(struct options *o, struct zf_topo *topo, bool must_run)
  * run or sweep with argv; meta_argv is the command line meta.json records
  * (usemem's, when that is what was typed); dir, when set, gets the folder
  */
-static int sweep_or_run(int argc, char **argv, bool single, int meta_argc, char **meta_argv,
-			char *dir, size_t dir_len)
+static int sweep_or_run_options(int argc, char **argv, bool single, int meta_argc,
+				char **meta_argv, char *dir, size_t dir_len, struct options *o)
 {
 	const char *cmd = single ? "run" : "sweep";
-	struct options o = { 0 };
 	struct zf_topo topo;
 	int err;
 
-	err = parse_options(cmd, argc, argv, &o, single ? run_usage : sweep_usage);
+	err = parse_options(cmd, argc, argv, o, single ? run_usage : sweep_usage);
 	if (!err)
-		err = parse_faults(&o);
+		err = parse_faults(o);
 	if (!err)
-		err = parse_strategies(&o, single ? "global" : sweep_has_kernel(&o.sw) ?
+		err = parse_strategies(o, single ? "global" : sweep_has_kernel(&o->sw) ?
 				       "global,mmflag,persistent,percpu,native" :
 				       "global,mmflag,persistent,percpu");
 	if (!err)
-		err = parse_kinds(&o, single ? o.sw.workload == ZF_WORKLOAD_LIFECYCLE ? "process" : "thread"
-				  : o.sw.workload == ZF_WORKLOAD_LIFECYCLE ? "process" : "thread,process");
-	for (size_t k = 0; !err && o.sw.workload == ZF_WORKLOAD_LIFECYCLE && k < o.sw.nkinds; k++)
-		if (o.sw.kinds[k] == ZF_TASK_THREAD)
-			err = bad(single ? "--task-kind" : "--task-kinds", o.task_kinds,
+		err = parse_kinds(o, single ? o->sw.workload == ZF_WORKLOAD_LIFECYCLE ? "process" : "thread"
+				  : o->sw.workload == ZF_WORKLOAD_LIFECYCLE ? "process" : "thread,process");
+	for (size_t k = 0; !err && o->sw.workload == ZF_WORKLOAD_LIFECYCLE && k < o->sw.nkinds; k++)
+		if (o->sw.kinds[k] == ZF_TASK_THREAD)
+			err = bad(single ? "--task-kind" : "--task-kinds", o->task_kinds,
 				  "--workload lifecycle gives each life an mm of its own: process");
 	if (!err)
-		err = parse_placements(&o, "compact", single);
+		err = parse_placements(o, "compact", single);
 	if (err)
 		return err;
-	if (single && o.sw.nstrategies != 1)
-		return bad("--strategy", o.strategies, "run takes one value; use sweep for lists");
-	if (single && o.sw.nkinds != 1)
-		return bad("--task-kind", o.task_kinds, "run takes one value; use sweep for lists");
-	if (single && o.sw.nfaults != 1)
-		return bad("--fault", o.faults, "run takes one value; use sweep for lists");
-	if (single && o.sw.faults[0] == ZF_FAULT_EMULATED && !o.sw.strategies[0]->fault_pass)
-		return bad("--strategy", o.sw.strategies[0]->name,
+	if (single && o->sw.nstrategies != 1)
+		return bad("--strategy", o->strategies, "run takes one value; use sweep for lists");
+	if (single && o->sw.nkinds != 1)
+		return bad("--task-kind", o->task_kinds, "run takes one value; use sweep for lists");
+	if (single && o->sw.nfaults != 1)
+		return bad("--fault", o->faults, "run takes one value; use sweep for lists");
+	if (single && o->sw.faults[0] == ZF_FAULT_EMULATED && !o->sw.strategies[0]->fault_pass)
+		return bad("--strategy", o->sw.strategies[0]->name,
 			   "measures the running kernel alone: needs --fault kernel");
-	if (o.set_thp && !sweep_has_kernel(&o.sw))
-		return bad("--set-thp", o.set_thp, "only kernel faults use THP: add --fault kernel");
-	err = open_topology(&o, &topo, true);
+	if (o->set_thp && !sweep_has_kernel(&o->sw))
+		return bad("--set-thp", o->set_thp, "only kernel faults use THP: add --fault kernel");
+	err = open_topology(o, &topo, true);
 	if (err)
 		return err;
-	err = parse_tasks(&o, &topo, single);
-	if (!err && o.set_thp) {
+	err = parse_tasks(o, &topo, single);
+	if (!err && o->set_thp) {
 		char why[PATH_MAX + 128];
 
-		if (zf_thp_set(o.set_thp, why, sizeof(why))) {
-			fprintf(stderr, "hzfbench: --set-thp: %s: %s\n", o.set_thp, why);
+		if (zf_thp_set(o->set_thp, why, sizeof(why))) {
+			fprintf(stderr, "hzfbench: --set-thp: %s: %s\n", o->set_thp, why);
 			err = 1;
 		}
 	}
 	if (!err) {
-		o.sw.argc = meta_argc;
-		o.sw.argv = meta_argv;
-		o.sw.dir_out = dir;
-		o.sw.dir_out_len = dir_len;
-		err = zf_sweep_run(&o.sw, &topo);
+		o->sw.argc = meta_argc;
+		o->sw.argv = meta_argv;
+		o->sw.dir_out = dir;
+		o->sw.dir_out_len = dir_len;
+		err = zf_sweep_run(&o->sw, &topo);
 	}
 	zf_topo_close(&topo);
+	return err;
+}
+
+static int sweep_or_run(int argc, char **argv, bool single, int meta_argc, char **meta_argv,
+			char *dir, size_t dir_len)
+{
+	struct options o = { 0 };
+	int err = sweep_or_run_options(argc, argv, single, meta_argc, meta_argv, dir, dir_len, &o);
+
+	zf_sweep_free(&o.sw);
 	return err;
 }
 
@@ -740,7 +751,7 @@ static int cmd_topo(int argc, char **argv)
 	struct zf_topo topo;
 	struct zf_plan plan;
 	const char *why;
-	char reason[256];
+	char reason[256], zero_why[512];
 	unsigned long n = 0;
 	int err;
 
@@ -771,6 +782,12 @@ static int cmd_topo(int argc, char **argv)
 		       si.thp_defrag[0] ? si.thp_defrag : "?",
 		       si.thp_use_zero_page[0] ? si.thp_use_zero_page : "?",
 		       si.persistent_huge_zero_folio, si.kernel_strategy);
+		if (!zf_thp_usable(&si, zero_why, sizeof(zero_why))) {
+			int mapped = zf_huge_zero_probe(zero_why, sizeof(zero_why));
+
+			printf("huge zero folio: %s%s\n", mapped > 0 ? "mapped by read faults" :
+			       mapped ? "unknown: " : "not mapped: ", mapped > 0 ? "" : zero_why);
+		}
 	}
 	if (o.placements || o.tasks) {
 		const char *placement = o.placements ? o.placements : "compact";
@@ -998,8 +1015,10 @@ static int cmd_strategies(int argc, char **argv)
 {
 	const struct zf_strategy *const *s;
 
-	(void)argc;
-	(void)argv;
+	if (argc > 1 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")) {
+		fprintf(stderr, "hzfbench: strategies: %s: unexpected argument\n", argv[1]);
+		return 2;
+	}
 	for (s = zf_strategies; *s; s++)
 		printf("%-11s %s\n", (*s)->name, (*s)->summary);
 	return 0;
@@ -1052,6 +1071,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
+		if (argc > 2) {
+			fprintf(stderr, "hzfbench: --version: %s: unexpected argument\n", argv[2]);
+			return 2;
+		}
 		printf("hzfbench %s\n", HZF_VERSION);
 		return 0;
 	}

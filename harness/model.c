@@ -104,16 +104,12 @@ static int find_pu(const char *const *labels, size_t n, int pu)
 	return -1;
 }
 
-int zf_model_matrix_csv(const char *path, const struct zf_plan *plan, double *h,
-			char *why, size_t len)
+/* a c2c.csv read and its shape checked: a pu column, then one per PU, one row each */
+static int c2c_open(const char *path, struct zf_csv *c, char *why, size_t len)
 {
-	struct zf_csv c;
-	size_t line = 0, r;
-	int n = plan->ntasks, i, j, err;
-	const char **rowlab;
-	int *col, *row;
+	size_t line = 0;
+	int err = zf_csv_read(path, c, &line);
 
-	err = zf_csv_read(path, &c, &line);
 	if (err) {
 		if (err == -EINVAL)
 			snprintf(why, len, "%s: line %zu is not CSV", path, line);
@@ -121,12 +117,37 @@ int zf_model_matrix_csv(const char *path, const struct zf_plan *plan, double *h,
 			snprintf(why, len, "%s: %s", path, strerror(-err));
 		return err;
 	}
-	if (c.ncols < 3 || strcmp(c.header[0], "pu") || c.nrows != c.ncols - 1) {
+	if (c->ncols < 3 || strcmp(c->header[0], "pu") || c->nrows != c->ncols - 1) {
 		snprintf(why, len, "%s: not a c2c.csv (a pu column, then one per PU, one row each)",
 			 path);
-		zf_csv_free(&c);
+		zf_csv_free(c);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int zf_model_c2c_check(const char *path, char *why, size_t len)
+{
+	struct zf_csv c;
+	int err = c2c_open(path, &c, why, len);
+
+	if (!err)
+		zf_csv_free(&c);
+	return err;
+}
+
+int zf_model_matrix_csv(const char *path, const struct zf_plan *plan, double *h,
+			char *why, size_t len)
+{
+	struct zf_csv c;
+	size_t r;
+	int n = plan->ntasks, i, j, err;
+	const char **rowlab;
+	int *col, *row;
+
+	err = c2c_open(path, &c, why, len);
+	if (err)
+		return err;
 	rowlab = calloc(c.nrows, sizeof(*rowlab));
 	col = calloc(n, sizeof(*col));
 	row = calloc(n, sizeof(*row));

@@ -39,6 +39,8 @@ int zf_model_levels_parse(const char *spec, double lv[ZF_LV_N], const char **why
  */
 int zf_model_matrix_levels(const struct zf_plan *plan, const double lv[ZF_LV_N], double *h,
 			   char *why, size_t len);
+/* 0 when path reads as a c2c.csv matrix; else -errno and why */
+int zf_model_c2c_check(const char *path, char *why, size_t len);
 /* h (n x n) := the cells of a c2c.csv for the plan's PUs, -1 where empty */
 int zf_model_matrix_csv(const char *path, const struct zf_plan *plan, double *h,
 			char *why, size_t len);

@@ -269,7 +269,7 @@ static int rows_from_options(const struct model_opts *o, struct zf_topo *topo,
 			snprintf(m->placement, sizeof(m->placement), "%s", o->placement);
 			m->tasks = (int)tasks[i];
 			m->step = o->step;
-			m->faults_per_pass = o->size / o->step ? o->size / o->step : 1;
+			m->faults_per_pass = (o->size / o->step) ? o->size / o->step : 1;
 			m->measured_ns = m->measured_get_ns = m->retries = NAN;
 			m->fixed_ns = o->fixed_ns;
 			m->get_ns = o->get_ns;
@@ -583,6 +583,10 @@ int zf_model_main(int argc, char **argv)
 		if ((!o.c2c && !o.from) || access(c2c, R_OK)) {
 			fprintf(stderr, "hzfbench: model: %s: give --c2c FILE (from hzfbench c2c) or "
 				"--handoff-ns\n", o.c2c || o.from ? c2c : "no hand-off latencies");
+			return 2;
+		}
+		if (zf_model_c2c_check(c2c, why, sizeof(why))) {
+			fprintf(stderr, "hzfbench: model: %s\n", why);
 			return 2;
 		}
 		snprintf(source, sizeof(source), "c2c: %s", c2c);

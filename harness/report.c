@@ -34,7 +34,8 @@ static bool is_dir_with(const char *dir, const char *file)
 
 int zf_plots_dir(char *out, size_t len)
 {
-	static const char *const beside[] = { "../plots", "../share/hzfbench/plots" };
+	/* ../../plots: the sanitizer builds, build/asan/hzfbench and the others */
+	static const char *const beside[] = { "../plots", "../../plots", "../share/hzfbench/plots" };
 	const char *env = getenv("HZF_PLOTS");
 	char exe[PATH_MAX], *slash;
 	ssize_t n;

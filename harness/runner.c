@@ -218,7 +218,7 @@ static int setup(struct zf_runner *r, struct zf_run_result *res)
 	r->ctl = zf_numa_alloc(r->shm_len, -1, true);
 	r->zs = zf_numa_alloc(sizeof(*r->zs), counter_node, true);
 	r->nmm = cfg->kind == ZF_TASK_THREAD ? 1 : n;
-	r->mm = calloc(r->nmm, sizeof(*r->mm));
+	r->mm = calloc(r->nmm, sizeof(*r->mm));	/* NOLINT(bugprone-sizeof-expression): pointers */
 	if (!r->ctl || !r->zs || !r->mm) {
 		snprintf(res->error, sizeof(res->error), "shared state on node %d: %s",
 			 counter_node, strerror(errno));

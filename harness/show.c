@@ -310,10 +310,24 @@ int zf_show(const char *dir, FILE *out)
 
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
 	err = zf_csv_read(path, &csv, &line);
-	if (err) {
-		fprintf(stderr, "hzfbench: %s: %s%s\n", path, strerror(-err),
-			err == -EINVAL ? " (not a summary.csv)" : "");
+	if (err == -EINVAL && !line) {
+		fprintf(stderr, "hzfbench: %s: not text (a NUL byte)\n", path);
 		return err;
+	}
+	if (err == -EINVAL) {
+		fprintf(stderr, "hzfbench: %s: line %zu is not CSV (not a summary.csv, or torn)\n",
+			path, line);
+		return err;
+	}
+	if (err) {
+		fprintf(stderr, "hzfbench: %s: %s\n", path, strerror(-err));
+		return err;
+	}
+	if (!csv.nrows) {
+		fprintf(stderr, "hzfbench: %s: no configurations (empty, or torn after its header)\n",
+			path);
+		zf_csv_free(&csv);
+		return -EINVAL;
 	}
 	for (j = 0; j < NSHOWN; j++) {
 		col[j] = zf_csv_col(&csv, shown[j]);

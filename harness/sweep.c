@@ -13,6 +13,7 @@
 #include "../bench/probe.h"
 #include "results.h"
 #include "show.h"
+#include "kcheck.h"
 #include "sweep.h"
 #include "sysinfo.h"
 
@@ -115,6 +116,11 @@ static int kernel_faults_usable(const struct zf_sweep *sw)
 			fprintf(stderr, "hzfbench: --fault kernel: %s\n", why);
 			return -EINVAL;
 		}
+		/* measured all the same, and every repetition flagged (kernel_check) */
+		if (!zf_huge_zero_probe(why, sizeof(why)))
+			fprintf(stderr, "hzfbench: warning: --fault kernel: %s: its rows time real "
+				"huge-page allocation, not the huge zero folio\n", why);
+		return 0;
 	}
 	return 0;
 }
@@ -295,4 +301,20 @@ out:
 	free(warned);
 	zf_results_free(&r);
 	return ret;
+}
+
+void zf_sweep_free(struct zf_sweep *sw)
+{
+	free(sw->strategies);
+	free(sw->kinds);
+	free(sw->faults);
+	if (sw->placements)
+		free(sw->placements[0]);	/* the one buffer every word points into */
+	free(sw->placements);
+	free(sw->tasks);
+	sw->strategies = NULL;
+	sw->kinds = NULL;
+	sw->faults = NULL;
+	sw->placements = NULL;
+	sw->tasks = NULL;
 }

@@ -41,5 +41,7 @@ struct zf_sweep {
 
 /* 0 when every configuration ran and passed its checks; 2 for a bad plan; else 1 */
 int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo);
+/* the lists the command line filled in: strategies, kinds, faults, placements, tasks */
+void zf_sweep_free(struct zf_sweep *sw);
 
 #endif

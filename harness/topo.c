@@ -263,7 +263,7 @@ int zf_plan_make(struct zf_topo *topo, const char *placement, int ntasks,
 		 struct zf_plan *plan, char *why, size_t len)
 {
 	bool none = !strcmp(placement, "none");
-	int i, n = 0, *order = NULL;
+	int i, n, *order = NULL;
 
 	memset(plan, 0, sizeof(*plan));
 	if (ntasks < 1) {

@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # make test: the unit tests, then the end-to-end tests; one closing line.
+# HZF_BUILD names the build folder (build, or build/asan and the other
+# sanitizer builds). --races runs only what races threads on purpose: the
+# strategies' race tests and a threaded run of every strategy under the
+# shrinker (make test-tsan).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
+build=${HZF_BUILD:-build}
 
 passed=0 failed=0 skipped=0
 count() {	# add up a "NAME: N passed, N failed, N skipped" line
@@ -20,9 +25,18 @@ count() {	# add up a "NAME: N passed, N failed, N skipped" line
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-build/hzftest | tee "$log"
-count "$log" unit
-tests/e2e.sh | tee "$log"
-count "$log" e2e
+if [ "${1:-}" = --races ]; then
+	"$build/hzftest" race shrinker threads_run percpu_counts | tee "$log"
+	count "$log" unit
+	HZF_BUILD=$build tests/races.sh | tee "$log"
+	count "$log" races
+else
+	"$build/hzftest" | tee "$log"
+	count "$log" unit
+	HZF_BUILD=$build tests/e2e.sh | tee "$log"
+	count "$log" e2e
+	HZF_BUILD=$build tests/cli/run.sh | tee "$log"
+	count "$log" cli
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

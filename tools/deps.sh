@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install what hzfbench needs, when it is missing: `build` for make and make
 # test, `run` for run.sh (build plus hwloc's and numactl's tools), `perf` for
-# run.sh --perf-record and --c2c (run plus linux-perf). Only as root
+# run.sh --perf-record and --c2c (run plus linux-perf), `sanitize` for make
+# asan/ubsan/tsan and the fuzz targets (build plus clang and its runtimes),
+# `lint` for make lint (cppcheck, clang-tidy, shellcheck). Only as root
 # on a Debian/Ubuntu machine (apt-get), and not with HZF_NO_INSTALL set;
 # otherwise it names what is missing and fails.
 set -euo pipefail
@@ -25,6 +27,17 @@ else
 fi
 if [ "$want" = perf ]; then
 	command -v perf >/dev/null 2>&1 || missing+=(linux-perf)
+fi
+if [ "$want" = sanitize ]; then
+	command -v clang >/dev/null 2>&1 || missing+=(clang)
+	# the sanitizer and libFuzzer runtimes
+	clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null | grep -q / ||
+		missing+=(libclang-rt-dev)
+fi
+if [ "$want" = lint ]; then
+	command -v cppcheck >/dev/null 2>&1 || missing+=(cppcheck)
+	command -v clang-tidy >/dev/null 2>&1 || missing+=(clang-tidy)
+	command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
 fi
 if [ "$want" = run ] || [ "$want" = perf ]; then
 	command -v lstopo-no-graphics >/dev/null 2>&1 || missing+=(hwloc)

@@ -9,7 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 dir=${1:-} what=${2:-} tasks=${3:-$(getconf _NPROCESSORS_ONLN)}
 usage() { echo "usage: tools/perf-wrap.sh DIR record|c2c [TASKS]" >&2; exit 2; }
-[ -n "$dir" ] && [ -d "$dir" ] || usage
+{ [ -n "$dir" ] && [ -d "$dir" ]; } || usage
 case $what in record|c2c) ;; *) usage ;; esac
 [[ $tasks =~ ^[1-9][0-9]*$ ]] || { echo "perf-wrap.sh: $tasks: not a task count" >&2; exit 2; }
 if ! command -v perf >/dev/null 2>&1; then

@@ -26,7 +26,7 @@ static double now(void)
 int main(int argc, char **argv)
 {
 	int nproc, i, go[2], res[2];
-	size_t size, step, off;
+	size_t size, step, off, faults_per_pass;
 	long passes, p;
 	double worst = 0, ns;
 
@@ -38,6 +38,7 @@ int main(int argc, char **argv)
 	step = strtoul(argv[3], NULL, 0) << 10;
 	if (!size || !step || step > size || pipe(go) || pipe(res))
 		return 2;
+	faults_per_pass = size / step;
 	for (i = 0; i < nproc; i++) {
 		if (fork())
 			continue;
@@ -60,7 +61,7 @@ int main(int argc, char **argv)
 				t += now() - t0;
 			munmap((void *)r, size);
 		}
-		ns = sum ? -1 : t / (passes * (size / step));	/* a non-zero byte: wrong */
+		ns = sum ? -1 : t / (double)(passes * faults_per_pass);	/* a non-zero byte: wrong */
 		if (write(res[1], &ns, sizeof(ns)) != sizeof(ns))
 			_exit(1);
 		_exit(0);

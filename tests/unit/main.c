@@ -6,6 +6,17 @@
 
 static struct zf_test *first, **last = &first;
 
+/* with arguments, only the tests whose names contain one of them */
+static bool chosen(const struct zf_test *t, int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strstr(t->name, argv[i]))
+			return true;
+	return argc < 2;
+}
+
 void zf_test_register(struct zf_test *t)
 {
 	*last = t;
@@ -18,7 +29,7 @@ int main(int argc, char **argv)
 	struct zf_test *t;
 
 	for (t = first; t; t = t->next) {
-		if (argc > 1 && !strstr(t->name, argv[1]))
+		if (!chosen(t, argc, argv))
 			continue;
 		t->fn(t);
 		if (t->skipped) {

@@ -268,6 +268,7 @@ TEST(results_folder_written_and_read_back)
 
 		for (i = 0; i < csv.ncols; i++)
 			zf_buf_printf(&header, "%s%s", i ? "," : "", csv.header[i]);
+		ASSERT_TRUE(header.text);
 		EXPECT_STREQ(header.text, ZF_SUMMARY_COLUMNS);
 		zf_buf_free(&header);
 	}
@@ -309,8 +310,8 @@ TEST(results_folder_written_and_read_back)
 /* usemem's accounting: SIZE/8 at the allocation, 8 bytes a read; KiB per second, truncated */
 TEST(usemem_units)
 {
-	EXPECT_EQ(zf_usemem_bytes(100ULL << 30, 2 << 20), 13421772800ULL + 8 * 51200);
-	EXPECT_EQ(zf_usemem_bytes(3 << 20, 2 << 20), (3 << 20) / 8 + 16);	/* reads at 0, 2M */
+	EXPECT_EQ(zf_usemem_bytes(100ULL << 30, 2ULL << 20), 13421772800ULL + 8ULL * 51200);
+	EXPECT_EQ(zf_usemem_bytes(3ULL << 20, 2ULL << 20), (3ULL << 20) / 8 + 16);	/* reads at 0, 2M */
 	EXPECT_EQ(zf_usemem_kbps(1024, 1000000), 1);
 	EXPECT_EQ(zf_usemem_kbps(1342218240ULL, 9027), 145204386ULL);
 	EXPECT_EQ(zf_usemem_kbps(1024, 0), 0);

@@ -253,6 +253,22 @@ struct race {
 	_Atomic unsigned long faults;	/* the holder's progress, for the shrinker's loop */
 };
 
+/* a race on a fresh shared state for nr tasks, or NULL with nothing left allocated */
+static struct race *new_race(const struct zf_strategy *s, unsigned int nr)
+{
+	struct race *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->s = s;
+	r->zs = new_shared(nr);
+	if (!r->zs) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
 static void *first_fault_racer(void *arg)
 {
 	struct race *r = ((void **)arg)[0];
@@ -271,16 +287,13 @@ static void *first_fault_racer(void *arg)
 static void race_first_fault(struct zf_test *_t, const struct zf_strategy *s,
 			     long want_refcount)
 {
-	struct race *r = calloc(1, sizeof(*r));
+	struct race *r = new_race(s, RACERS + 2);
 	pthread_t th[RACERS];
 	void *args[RACERS][2];
 	struct zf_stats main_st = { 0 }, sum;
 	int i, round;
 
 	ASSERT_TRUE(r);
-	r->s = s;
-	r->zs = new_shared(RACERS + 2);
-	ASSERT_TRUE(r->zs);
 	zf_mm_init(&r->mm);
 	pthread_barrier_init(&r->start, NULL, RACERS + 1);
 	pthread_barrier_init(&r->end, NULL, RACERS + 1);
@@ -384,7 +397,7 @@ static double now_s(void)
 /* a shrinker scanning while a task faults and unmaps in a loop */
 static void shrinker_race(struct zf_test *_t, const struct zf_strategy *s)
 {
-	struct race *r = calloc(1, sizeof(*r));
+	struct race *r = new_race(s, 4);
 	struct zf_stats shrink_st = { 0 }, sum;
 	struct holder_arg one = { .r = r, .id = 0 };
 	double deadline = now_s() + 3;
@@ -393,9 +406,6 @@ static void shrinker_race(struct zf_test *_t, const struct zf_strategy *s)
 	char why[200];
 
 	ASSERT_TRUE(r);
-	r->s = s;
-	r->zs = new_shared(4);
-	ASSERT_TRUE(r->zs);
 	pthread_create(&th, NULL, holder, &one);
 	/* until the shrinker has freed under the task's feet often, or 3 s */
 	while ((shrink_st.shrinks < 200 || atomic_load(&r->faults) < 20000) && now_s() < deadline)
@@ -526,7 +536,7 @@ TEST(percpu_shrinker_switches_folds_and_frees)
  */
 TEST(percpu_mode_switch_races_with_gets)
 {
-	struct race *r = calloc(1, sizeof(*r));
+	struct race *r = new_race(&zf_strategy_percpu, RACERS + 2);
 	struct holder_arg arg[RACERS];
 	struct zf_stats shrink_st = { 0 }, sum;
 	double deadline = now_s() + 3;
@@ -535,9 +545,6 @@ TEST(percpu_mode_switch_races_with_gets)
 	int i;
 
 	ASSERT_TRUE(r);
-	r->s = &zf_strategy_percpu;
-	r->zs = new_shared(RACERS + 2);
-	ASSERT_TRUE(r->zs);
 	ASSERT_EQ(r->s->init(r->zs, &shrink_st), 0);
 	for (i = 0; i < RACERS; i++) {
 		arg[i] = (struct holder_arg){ .r = r, .id = i };

@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# The bad-input suite: every subcommand with malformed, out-of-range,
+# overflowing and conflicting values. Each must exit non-zero (2 for a usage
+# error where the case says so), print exactly one line on stderr that names
+# the bad value, never die by a signal or leave a core, and leave no results
+# folder that looks complete. Ends with "cli: N passed, N failed, N skipped".
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+n=0
+# refused(): the command ran in $tmp/cwd; rc and stderr judged
+refused() {	# want rc label
+	local want=$1 rc=$2 label=$3
+	if [ "$rc" -ge 128 ]; then
+		fail "bad: $label" "killed by signal $((rc - 128))" "$(head -5 "$tmp/err")"
+	elif [ "$rc" -eq 0 ]; then
+		fail "bad: $label" "exit 0" "$(cat "$tmp/err")"
+	elif [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -qF -- "$want" "$tmp/err"; then
+		fail "bad: $label" "rc=$rc, want one line with: $want" "$(head -5 "$tmp/err")"
+	elif compgen -G "$tmp/cwd/core*" >/dev/null; then
+		fail "bad: $label" "left a core file"
+	else
+		return 0
+	fi
+	return 1
+}
+
+# bad WANT CMD ARGS...: with --out DIR added, which must not end up complete
+bad() {
+	local want=$1 dir rc
+	shift
+	n=$((n + 1))
+	dir=$tmp/bad$n
+	mkdir -p "$tmp/cwd"
+	(cd "$tmp/cwd" && exec "$OLDPWD/$bin" "$1" --out "$dir" "${@:2}") >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if refused "$want" "$rc" "$*"; then
+		if meta_complete "$dir"; then
+			fail "bad: $*" "left $dir looking complete"
+		else
+			ok "bad: $* -> $want"
+		fi
+	fi
+}
+
+# bad_as_is WANT ARGS...: the arguments exactly as given (no --out)
+bad_as_is() {
+	local want=$1 rc
+	shift
+	mkdir -p "$tmp/cwd"
+	(cd "$tmp/cwd" && exec "$OLDPWD/$bin" "$@") >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	refused "$want" "$rc" "$*" && ok "bad: $* -> $want"
+}
+
+sample=$PWD/tests/data/sample
+
+# --- run, sweep, usemem, c2c, model: every option's bad values ---
+bad "--size: 12Q: not a size" run --size 12Q
+bad "--size: 0: must be at least 1 byte" run --size 0
+bad "--size: 99999999999999999999: too large" run --size 99999999999999999999
+bad "--size: 17179869184G: too large" run --size 17179869184G
+bad "--size: 1M: smaller than --step" run --size 1M
+bad "--step: -2M: not a size" run --step -2M
+bad "--step: 1: 107374182400 faults per pass" run --step 1
+bad "--tasks: 0: too small" run --tasks 0
+bad "--tasks: 5000: too large" run --tasks 5000
+bad "--tasks: two: not a number" run --tasks two
+bad "--tasks: 3: placement compact has" run --tasks 3
+bad "--tasks: 9-1: range ends before it starts" sweep --tasks 9-1
+bad "--tasks: 1,,2: empty item in list" sweep --tasks 1,,2
+bad "--task-kind: fiber: not a task kind" run --task-kind fiber
+bad "--task-kinds: fiber: not a task kind" sweep --task-kinds thread,fiber
+bad "--strategy: percpu_ref: not a strategy (global, mmflag, persistent, percpu, native)" run --strategy percpu_ref
+bad "--strategies: percpuref: not a strategy" sweep --strategies global,percpuref
+bad "--strategy: global,mmflag: run takes one value" run --strategy global,mmflag
+bad "--placement: spread: not a placement" run --placement spread
+bad "--placement: node:x: not a number" run --placement node:x
+bad "--placement: node:99: no NUMA node 99" sweep --placements node:99
+bad "--placement: cpus:4000: no usable CPU 4000" run --placement cpus:4000
+bad "--fault-ns: 1e3: not a number" run --fault-ns 1e3
+bad "--shrink-hz: -1: not a number" run --shrink-hz -1
+bad "--workload: zeroes: not a workload (usemem, lifecycle)" run --workload zeroes
+bad "--task-kind: thread: --workload lifecycle gives each life an mm of its own" run --workload lifecycle --task-kind thread
+bad "--faults-per-life: 8: needs --workload lifecycle" run --faults-per-life 8
+bad "--size: 1G: --workload lifecycle sizes each life by --faults-per-life" run --workload lifecycle --size 1G
+bad "--faults-per-life: 0: too small" run --workload lifecycle --faults-per-life 0
+bad "--shrink-hz: 1000000: too large" run --shrink-hz 1000000
+bad "--fault-ns: 99999999999: too large" run --fault-ns 99999999999
+bad "--fault: real: not a fault mode" run --fault real
+bad "--strategy: native: measures the running kernel alone" run --strategy native
+bad "--faults: real: not a fault mode" sweep --faults emulated,real
+bad "--set-thp: never: not a THP mode" run --fault kernel --strategy native --set-thp never
+bad "--set-thp: madvise: only kernel faults use THP" run --set-thp madvise
+bad "--reps: 0: too small" run --reps 0
+bad "--events: bogus: not an event" run --events cycles,bogus
+bad "--events: cycles: given twice" sweep --events cycles,cycles
+bad "usemem: --readonly missing" usemem -n 2 -j 2M 1G
+bad "usemem: -j missing" usemem -n 2 --readonly 1G
+bad "usemem: SIZE missing" usemem -n 2 --readonly -j 2M
+bad "-n: two: not a number" usemem -n two --readonly -j 2M 1G
+bad "-t: 0: too small" usemem -t 0 --readonly -j 2M 1G
+bad "usemem: -n 2 -t 2: processes of threads are not measured" usemem -n 2 -t 2 --readonly -j 2M 1G
+bad "-j: 0x: not a size" usemem --readonly -j 0x 1G
+bad "SIZE: 1Q: not a size" usemem --readonly -j 2M 1Q
+bad "usemem: -R: not taken here" usemem -R --readonly -j 2M 1G
+bad "usemem: 2G: unexpected argument" usemem --readonly -j 2M 1G 2G
+bad "--reps: -1: not a number" run --reps -1
+bad "--warmup: x: not a number" run --warmup x
+bad "--min-ms: 99999999: too large" run --min-ms 99999999
+bad "--counter-node: 7: no such NUMA node" run --counter-node 7
+bad "--counter-node: -1: not a number" run --counter-node -1
+bad "--topology: /nonexistent.xml: cannot be loaded" run --topology /nonexistent.xml
+bad "--bogus: unknown option" run --bogus
+bad "--reps: needs a value" run --reps
+bad "topo: --out: not an option of topo" topo
+bad "extra: unexpected argument" run extra
+bad "frobnicate: not a subcommand" frobnicate
+bad "--method: xchg: not cas or rw" c2c --method xchg
+bad "--pairs: some: not all or neighbours" c2c --pairs some
+bad "--rounds: 5: too small" c2c --rounds 5
+bad "--placement: none: c2c pins both sides" c2c --placement none
+bad "--tasks: 1: too small" c2c --tasks 1
+bad "c2c: extra: unexpected argument" c2c extra
+bad "--handoff-ns: core=fast: a latency is not a number" model --handoff-ns core=fast --fixed-ns 1 --get-ns 1
+bad "--handoff-ns: socket=9: a level is not core" model --handoff-ns socket=9 --fixed-ns 1 --get-ns 1
+bad "--fixed-ns: -1: not a number of ns" model --handoff-ns 40 --fixed-ns -1 --get-ns 1
+bad "--get-ns: 1e99: not a number of ns" model --handoff-ns 40 --fixed-ns 1 --get-ns 1e99
+bad "model: --fixed-ns and --get-ns are needed without --from" model --handoff-ns 40
+bad "model: no hand-off latencies: give --c2c FILE" model --fixed-ns 1 --get-ns 1
+bad "model: /nonexistent.csv: give --c2c FILE" model --c2c /nonexistent.csv --fixed-ns 1 --get-ns 1
+bad "--handoff-ns: 40: give it or --c2c, not both" model --handoff-ns 40 --c2c x.csv
+bad "--preset: seed-008: the one preset is seed-007" model --preset seed-008
+bad "--from: tests/data/sample: takes its configurations from the folder" model --from tests/data/sample --tasks 2
+bad "--from: /nonexistent/summary.csv: No such file" model --from /nonexistent --handoff-ns 40
+bad "--tasks: 0: too small" model --handoff-ns 40 --fixed-ns 1 --get-ns 1 --tasks 0
+bad "--placement: none: the model needs pinned tasks" model --handoff-ns 40 --fixed-ns 1 --get-ns 1 --placement none
+
+# --- overflow: values past every integer type, and lists that would not fit ---
+bad "--size: 18446744073709551616: too large" run --size 18446744073709551616
+bad "--size: 16E: not a size" run --size 16E
+bad "--size: 0x: not a size" run --size 0x
+bad "--size: 0x10000000000000000: too large" run --size 0x10000000000000000
+bad "--tasks: 1-99999999999999: too large" sweep --tasks 1-99999999999999
+bad "--tasks: 99999999999999999999999: too large" run --tasks 99999999999999999999999
+bad "--tasks: pow2,all,1-1000000: too large" sweep --tasks pow2,all,1-1000000
+bad "--counter-node: 99999999999999999999: too large" run --counter-node 99999999999999999999
+bad "--rounds: 999999999999999999: too large" c2c --rounds 999999999999999999
+bad "-n: 99999999999: too large" usemem -n 99999999999 --readonly -j 2M 1G
+bad "--events: : empty item in list" run --events ,
+bad "--events: rZZZ: not an event" run --events rZZZ
+bad "--inject-ns: global: not STRATEGY=NS" run --inject-ns global
+bad "--inject-ns: bogus=5: not an emulated strategy" run --inject-ns bogus=5
+bad "--placement: cpus:: empty" run --placement cpus:
+bad "--placement: cpus:1-0: range ends before it starts" run --placement cpus:1-0
+bad "--placement: node:-1: not a number" run --placement node:-1
+
+# --- zeroout ---
+bad "--sink: disk: not a sink (emulated, file)" zeroout --sink disk
+bad "--segments: huge: not a segment (page, folio)" zeroout --segments huge
+bad "--zero-size: 3M: not a multiple of 2M" zeroout --zero-size 3M
+bad "--zero-size: 0: must be at least 1 byte" zeroout --zero-size 0
+bad "--zero-size: 99999999999999999999: too large" zeroout --zero-size 99999999999999999999
+bad "--tasks: 0: too small" zeroout --tasks 0
+bad "--strategies: native: serves no user without an mm" zeroout --strategies native
+bad "--reps: 0: too small" zeroout --reps 0
+bad "--min-ms: x: not a number" zeroout --min-ms x
+bad "--placement: bogus: not a placement" zeroout --placement bogus
+
+# --- show, report, compare, history, topo, probe, strategies: folders and files ---
+bad_as_is "show: needs one results folder" show
+bad_as_is "show: needs one results folder" show a b
+bad_as_is "/nonexistent/summary.csv: No such file" show /nonexistent
+bad_as_is "report: DIR missing" report
+bad_as_is "report: /nonexistent: no summary.csv" report /nonexistent
+bad_as_is "compare: BASE_DIR and NEW_DIR are needed" compare
+bad_as_is "compare: /x/samples.csv: No such file" compare /x /y
+bad_as_is "--threshold: -5: out of range" compare "$sample" "$sample" --threshold -5
+bad_as_is "--threshold: 1e999: not a number" compare "$sample" "$sample" --threshold 1e999
+bad_as_is "--alpha: 2: out of range" compare "$sample" "$sample" --alpha 2
+bad_as_is "--metric: bogus: not a metric" compare "$sample" "$sample" --metric bogus
+bad_as_is "--normalize: bogus: not a strategy" compare "$sample" "$sample" --normalize bogus
+bad_as_is "--ungated: ,,,,,,,,,,,,: more fields than the key has" compare "$sample" "$sample" --ungated ,,,,,,,,,,,,
+bad_as_is "history: FILE and DIR are needed" history
+bad_as_is "history: /nonexistent: not a complete results folder" history "$tmp/h.csv" /nonexistent
+bad_as_is "--tasks: 99999999999999999999999: too large" topo --tasks 99999999999999999999999
+bad_as_is "--topology: /etc/passwd: cannot be loaded" topo --topology /etc/passwd
+bad_as_is "probe: extra: unexpected argument" probe extra
+bad_as_is "strategies: extra: unexpected argument" strategies extra
+bad_as_is "--version: extra: unexpected argument" --version extra
+bad_as_is ": not a subcommand" ""
+bad_as_is "model: /etc/passwd: line 24 is not CSV" model --c2c /etc/passwd --fixed-ns 1 --get-ns 1
+
+# --- malformed files where a folder is read: a CSV that is not one, a NUL, a torn row ---
+folder() { mkdir -p "$tmp/$1" && cp "$sample"/*.* "$tmp/$1/"; }
+folder torn
+head -c 300 "$sample/summary.csv" >"$tmp/torn/summary.csv"
+bad_as_is "summary.csv: no configurations (empty, or torn after its header)" show "$tmp/torn"
+folder torn-row
+head -c "$(($(head -1 "$sample/summary.csv" | wc -c) + 40))" "$sample/summary.csv" >"$tmp/torn-row/summary.csv"
+bad_as_is "summary.csv: line 2 is not CSV" show "$tmp/torn-row"
+folder nul
+printf 'strategy\0,x\n' >"$tmp/nul/summary.csv"
+bad_as_is "$tmp/nul/summary.csv: not text (a NUL byte)" show "$tmp/nul"
+folder quote
+printf 'a,b\n"unterminated,1\n' >"$tmp/quote/samples.csv"
+bad_as_is "samples.csv" compare "$sample" "$tmp/quote"
+
+bad "model: extra: unexpected argument" model extra
+
+mkdir -p "$tmp/full" && echo precious >"$tmp/full/keep.txt"
+if ! "$bin" run --out "$tmp/full" --size 64M --min-ms 1 --reps 1 2>"$tmp/err" &&
+	grep -q -- "--out: $tmp/full: exists and is not empty" "$tmp/err" &&
+	[ "$(cat "$tmp/full/keep.txt")" = precious ] && [ "$(ls "$tmp/full")" = keep.txt ]; then
+	ok "an existing folder is never written into"
+else
+	fail "an existing folder is never written into" "$(cat "$tmp/err")"
+fi
+
+finish cli
