@@ -44,13 +44,29 @@ $(B)/plainfault: tools/plainfault.c
 	@mkdir -p $(B)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
+# the fault injector of tests/faults.sh: the kernel refuses one system call
+$(B)/refuse: tools/refuse.c
+	@mkdir -p $(B)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
 $(B)/hzftest: $(TEST_OBJS) $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# the fuzz targets (tests/fuzz/fuzz_NAME.c): replay-NAME feeds files to one
+# with any compiler (make test replays the kept corpora and crashers; AFL++
+# can drive it, @@ for the file), fuzz-NAME is libFuzzer's (make fuzz)
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_INC := -iquote harness -iquote bench
+$(B)/replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB_OBJS)
+	$(CC) $(CFLAGS) $(FUZZ_INC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/fuzz-%: tests/fuzz/fuzz_%.c $(LIB_OBJS)
+	$(CC) $(CFLAGS) $(FUZZ_INC) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # installs missing build packages first when run as root on Debian
 test:
 	@tools/deps.sh build
-	@$(MAKE) --no-print-directory $(B)/hzfbench $(B)/hzftest $(B)/plainfault
+	@$(MAKE) --no-print-directory $(B)/hzfbench $(B)/hzftest $(B)/plainfault $(B)/refuse \
+		$(FUZZ_NAMES:%=$(B)/replay-%)
 	@HZF_BUILD=$(B) tests/run.sh
 
 # sanitizer builds, with clang, each in a folder of its own; the binaries run
@@ -64,7 +80,8 @@ asan ubsan tsan: FORCE
 	@tools/deps.sh sanitize
 	@$(MAKE) --no-print-directory B=build/$@ CC=$(SAN_CC) \
 		CFLAGS='$(SAN_CFLAGS) $(SAN_$@)' \
-		LDFLAGS='$(SAN_$@)' build/$@/hzfbench build/$@/hzftest build/$@/plainfault
+		LDFLAGS='$(SAN_$@)' build/$@/hzfbench build/$@/hzftest build/$@/plainfault build/$@/refuse \
+		$(FUZZ_NAMES:%=build/$@/replay-%)
 SAN_asan := -fsanitize=address,undefined -fno-sanitize-recover=all
 SAN_ubsan := -fsanitize=undefined,integer-divide-by-zero,float-cast-overflow -fno-sanitize-recover=all
 SAN_tsan := -fsanitize=thread
@@ -85,10 +102,37 @@ test-tsan: tsan
 	@TSAN_OPTIONS=halt_on_error=1:log_path=$(CURDIR)/build/tsan/reports/tsan \
 		HZF_BUILD=build/tsan tests/run.sh --races; $(call SAN_VERDICT,tsan)
 
+# libFuzzer, with ASan and UBSan: FUZZ_SECONDS (60) on each target, from
+# its kept corpus (tests/fuzz/corpus/NAME, read only) into a scratch one
+# (build/fuzz/corpus-NAME); a crash or leak is written to
+# tests/fuzz/crashers/NAME/ and fails the target. make fuzz-merge adds what
+# the scratch corpora found that is new to the kept ones.
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
+fuzz: FORCE
+	@tools/deps.sh sanitize
+	@$(MAKE) --no-print-directory B=build/fuzz CC=$(SAN_CC) CFLAGS='$(FUZZ_CFLAGS)' \
+		LDFLAGS='-fsanitize=address,undefined' $(FUZZ_NAMES:%=build/fuzz/fuzz-%)
+fuzz-smoke: fuzz
+	@for t in $(FUZZ_NAMES); do \
+		mkdir -p build/fuzz/corpus-$$t tests/fuzz/crashers/$$t; \
+		echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+		build/fuzz/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+			-print_final_stats=1 -artifact_prefix=tests/fuzz/crashers/$$t/ \
+			build/fuzz/corpus-$$t tests/fuzz/corpus/$$t 2>build/fuzz/$$t.log || \
+			{ tail -n 40 build/fuzz/$$t.log; echo "fuzz: $$t: crashed, input kept in tests/fuzz/crashers/$$t/"; exit 1; }; \
+		grep -E '^stat::number_of_executed_units|^stat::new_units_added' build/fuzz/$$t.log | \
+			sed "s/^/fuzz: $$t: /"; \
+	done
+fuzz-merge: fuzz
+	@for t in $(FUZZ_NAMES); do build/fuzz/fuzz-$$t -merge=1 tests/fuzz/corpus/$$t \
+		build/fuzz/corpus-$$t 2>&1 | grep -E 'MERGE-OUTER: [0-9]+ new files' | sed "s/^/$$t: /"; done
+
 # cppcheck, clang-tidy (.clang-tidy says which checks and why the few left
 # out), shellcheck; every finding fails. variableScope is off: kernel style
 # declares at the top of a block.
-LINT_C := $(BENCH) $(HARNESS) harness/main.c $(wildcard tests/unit/*.c) tools/plainfault.c
+LINT_C := $(BENCH) $(HARNESS) harness/main.c $(wildcard tests/unit/*.c tests/fuzz/*.c) \
+	tools/plainfault.c tools/refuse.c
 LINT_SH := run.sh .ci/run tests/*.sh tests/cli/*.sh tools/*.sh
 lint:
 	@tools/deps.sh lint
@@ -111,4 +155,4 @@ install: build/hzfbench
 clean:
 	rm -rf build
 
-.PHONY: all test test-asan test-ubsan test-tsan lint bench bench-plain model-check plots install clean FORCE
+.PHONY: all test test-asan test-ubsan test-tsan lint fuzz fuzz-smoke fuzz-merge bench bench-plain model-check plots install clean FORCE

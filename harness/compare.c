@@ -107,6 +107,10 @@ static int load(const char *dir, struct side *s)
 	size_t line, i;
 	int err;
 
+	if (zf_results_complete(dir, path, sizeof(path))) {
+		fprintf(stderr, "hzfbench: compare: %s\n", path);
+		return -EINVAL;
+	}
 	snprintf(path, sizeof(path), "%s/samples.csv", dir);
 	err = zf_csv_read(path, &s->csv, &line);
 	if (err) {

@@ -14,6 +14,7 @@
 #include "csv.h"
 #include "history.h"
 #include "json.h"
+#include "results.h"
 #include "sysinfo.h"
 
 /* the summary.csv columns a history row carries, after time, revision, host, kernel */
@@ -50,12 +51,12 @@ int zf_history_append(const char *file, const char *dir)
 	size_t i, j, line;
 	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	if (zf_read_file(path, meta, sizeof(meta)) ||
-	    zf_json_get(meta, "complete", when, sizeof(when)) || strcmp(when, "true")) {
-		fprintf(stderr, "hzfbench: history: %s: not a complete results folder\n", dir);
+	if (zf_results_complete(dir, path, sizeof(path))) {
+		fprintf(stderr, "hzfbench: history: %s\n", path);
 		return 2;
 	}
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	zf_read_file(path, meta, sizeof(meta));
 	zf_json_get(meta, "end_time", when, sizeof(when));
 	zf_json_get(meta, "git_revision", rev, sizeof(rev));
 	zf_json_get(meta, "host", host, sizeof(host));

@@ -20,7 +20,8 @@ static int line_value(const char *text, const char *name, const char *sep, uint6
 	for (line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
 		char *end;
 
-		if (strncmp(line, name, len) || !strchr(sep, line[len]))
+		/* strchr() finds the terminator too: a name that ends the text is no match */
+		if (strncmp(line, name, len) || !line[len] || !strchr(sep, line[len]))
 			continue;
 		line += len + 1;
 		while (*line == ' ' || *line == '\t')

@@ -52,7 +52,8 @@ struct options {
 
 enum {
 	OPT_STRATEGY = 256, OPT_TASKS, OPT_TASK_KIND, OPT_PLACEMENT, OPT_SIZE, OPT_STEP,
-	OPT_FAULT_NS, OPT_SHRINK_HZ, OPT_REPS, OPT_WARMUP, OPT_MIN_MS, OPT_COUNTER_NODE, OPT_OUT,
+	OPT_FAULT_NS, OPT_SHRINK_HZ, OPT_REPS, OPT_WARMUP, OPT_MIN_MS, OPT_WATCHDOG, OPT_COUNTER_NODE,
+	OPT_OUT,
 	OPT_QUIET, OPT_TOPOLOGY, OPT_SUMMARY, OPT_FAULT, OPT_SET_THP, OPT_EVENTS, OPT_PROFILE,
 	OPT_INJECT, OPT_WORKLOAD, OPT_FAULTS_PER_LIFE,
 };
@@ -99,6 +100,8 @@ static const char common_usage[] =
 "  --reps R            measured repetitions (default 5)\n"
 "  --warmup W          repetitions run first and not kept (default 1)\n"
 "  --min-ms MS         passes per repetition are chosen so it lasts this (default 200)\n"
+"  --watchdog SEC      fail the run when no task reports for SEC seconds: a task\n"
+"                      stopped, stuck or starved (default 60 + 10 x --min-ms)\n"
 "  --counter-node N    NUMA node of the global counter (default: first task's node)\n"
 "  --events LIST       perf events each task counts on itself: perf's generic\n"
 "                      names or rNNNN, or none (default: cycles, instructions,\n"
@@ -133,6 +136,7 @@ static const struct option run_options[] = {
 	{ "reps", required_argument, NULL, OPT_REPS },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "min-ms", required_argument, NULL, OPT_MIN_MS },
+	{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
 	{ "counter-node", required_argument, NULL, OPT_COUNTER_NODE },
 	{ "set-thp", required_argument, NULL, OPT_SET_THP },
 	{ "events", required_argument, NULL, OPT_EVENTS },
@@ -274,6 +278,7 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 
 			if (zf_perf_parse(optarg, &o->sw.events, word, sizeof(word), &why))
 				return bad("--events", word, why);
+			o->sw.events_given = true;
 			break;
 		}
 		case OPT_SET_THP:
@@ -309,6 +314,9 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 			break;
 		case OPT_MIN_MS:
 			err = parse_num_opt("--min-ms", optarg, 0, 3600000, &o->sw.min_ms);
+			break;
+		case OPT_WATCHDOG:
+			err = parse_num_opt("--watchdog", optarg, 1, 86400, &o->sw.watchdog_s);
 			break;
 		case OPT_COUNTER_NODE:
 			err = parse_num_opt("--counter-node", optarg, 0, 4095, &v);

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "../bench/strategy.h"
+#include "json.h"
 #include "kcheck.h"
 #include "metrics.h"
 #include "numa.h"
@@ -609,4 +610,21 @@ void zf_results_free(struct zf_results *r)
 	free(r->configs);
 	r->configs = NULL;
 	zf_buf_free(&r->options);
+}
+
+int zf_results_complete(const char *dir, char *why, size_t len)
+{
+	char path[PATH_MAX + 16], meta[65536], complete[16] = "";
+
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	if (zf_read_file(path, meta, sizeof(meta))) {
+		snprintf(why, len, "%s: not a results folder (no meta.json)", dir);
+		return -1;
+	}
+	if (zf_json_get(meta, "complete", complete, sizeof(complete)) || strcmp(complete, "true")) {
+		snprintf(why, len, "%s: an incomplete results folder (meta.json complete: %s): "
+			 "its run was stopped or failed", dir, complete[0] ? complete : "missing");
+		return -1;
+	}
+	return 0;
 }

@@ -77,6 +77,12 @@ int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_c
 int zf_results_write(struct zf_results *r, char *why, size_t len);
 /* meta.json with the end time and `complete` */
 int zf_results_end(struct zf_results *r, bool complete, char *why, size_t len);
+/*
+ * 0 when dir's meta.json says "complete": true; else -1 and why: no
+ * meta.json, or a run that was stopped or failed (what compare and history
+ * refuse to read as a result)
+ */
+int zf_results_complete(const char *dir, char *why, size_t len);
 void zf_results_free(struct zf_results *r);
 
 void zf_utc_time(char *buf, size_t len, bool compact);

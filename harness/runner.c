@@ -254,6 +254,8 @@ static void teardown(struct zf_runner *r)
 {
 	int i;
 
+	if (r->stuck && r->threads)
+		return;	/* a silent thread may still use it all; the process ends soon */
 	if (r->zs) {
 		zf_shared_fini(r->zs);
 		zf_numa_free(r->zs, sizeof(*r->zs));

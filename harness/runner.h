@@ -44,6 +44,7 @@ struct zf_run_config {
 	bool profile;			/* sample where the time goes (get/put called out of line) */
 	unsigned long shrink_hz;	/* the strategy's shrinker scans this often; 0: never */
 	enum zf_workload workload;	/* lifecycle: each pass a life, all tasks in waves */
+	unsigned long watchdog_ms;	/* a task silent this long fails the run; 0: never */
 };
 
 enum { ZF_PHASE_FAULT, ZF_PHASE_TEARDOWN, ZF_PHASES };

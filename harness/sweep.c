@@ -13,6 +13,7 @@
 #include "../bench/probe.h"
 #include "results.h"
 #include "show.h"
+#include "interrupt.h"
 #include "kcheck.h"
 #include "sweep.h"
 #include "sysinfo.h"
@@ -126,6 +127,32 @@ static int kernel_faults_usable(const struct zf_sweep *sw)
 }
 
 /*
+ * Events the user asked for by name, refused by the kernel's policy (EACCES,
+ * EPERM: perf_event_paranoid, a seccomp filter, a container) rather than
+ * missing from the machine: the run is refused before it starts, since what
+ * was asked for could not be measured. An event the machine lacks (ENOENT)
+ * is left empty and listed, as with the default set.
+ */
+static int events_refused(const struct zf_sweep *sw)
+{
+	struct zf_perf_task t;
+	char hint[256];
+	int err = 0;
+	size_t i;
+
+	if (!sw->events_given || !sw->events.n)
+		return 0;
+	zf_perf_open(&t, &sw->events);
+	for (i = 0; i < sw->events.n && !err; i++)
+		if (zf_perf_hint(t.err[i], hint, sizeof(hint))) {
+			fprintf(stderr, "hzfbench: --events: %s: %s\n", sw->events.ev[i].name, hint);
+			err = -t.err[i];
+		}
+	zf_perf_close(&t);
+	return err;
+}
+
+/*
  * The configuration of index c, in sweep order: placement, fault mode, task
  * kind, task count, strategy innermost. False for a combination that does
  * not exist (`native` on emulated faults).
@@ -155,6 +182,8 @@ static bool config_of(const struct zf_sweep *sw, struct zf_plan *plans, size_t c
 		.profile = sw->profile,
 		.shrink_hz = sw->shrink_hz,
 		.workload = sw->workload,
+		/* a repetition is planned to last min_ms: ten of them and a minute is stuck */
+		.watchdog_ms = sw->watchdog_s ? sw->watchdog_s * 1000 : 60000 + 10 * sw->min_ms,
 	};
 	return cfg->fault == ZF_FAULT_KERNEL ? cfg->strategy->kernel_fault_pass != NULL :
 					       cfg->strategy->fault_pass != NULL;
@@ -202,7 +231,7 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 				.events = &sw->events, .profile = sw->profile };
 	bool show_progress = !sw->quiet && isatty(STDERR_FILENO);
 	size_t c, f, rep, done = 0, i;
-	int ret = 1, failed = 0;
+	int ret = 1, failed = 0, write_failed = 0;
 	char why[512], verdict[64];
 	unsigned int suspect;
 	char *warned = NULL;
@@ -225,7 +254,7 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 		ret = 2;
 		goto out;
 	}
-	if (kernel_faults_usable(sw)) {
+	if (kernel_faults_usable(sw) || events_refused(sw)) {
 		ret = 1;
 		goto out;
 	}
@@ -242,6 +271,7 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 		fprintf(stderr, "hzfbench: %s\n", why);
 		goto out;
 	}
+	zf_interrupt_catch(r.dir);
 	t0 = now_s();
 	/* the rounds of one fault mode, then the next: real faults disturb the machine */
 	for (f = 0; f < sw->nfaults && !failed; f++)
@@ -279,13 +309,15 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 		}
 		if (!failed && zf_results_write(&r, why, sizeof(why))) {
 			fprintf(stderr, "hzfbench: %s\n", why);
-			failed = 1;
+			failed = write_failed = 1;
 		}
 	}
 	if (show_progress && !failed)
 		fprintf(stderr, "\r\033[K");
+	/* a full or read-only disk said so once already: meta.json cannot be written either */
 	if (zf_results_end(&r, !failed, why, sizeof(why))) {
-		fprintf(stderr, "hzfbench: %s\n", why);
+		if (!write_failed)
+			fprintf(stderr, "hzfbench: %s\n", why);
 		failed = 1;
 	}
 	if (!failed && !sw->quiet)

@@ -25,9 +25,11 @@ struct zf_sweep {
 	unsigned long long size, step;
 	unsigned long fault_ns, reps, warmup, min_ms;
 	unsigned long shrink_hz;	/* the shrinker's scans per second meanwhile; 0: none */
+	unsigned long watchdog_s;	/* a task silent this long fails the run; 0: the default */
 	enum zf_workload workload;
 	int counter_node;
 	struct zf_perf_list events;	/* counted by every task of every run */
+	bool events_given;		/* --events was typed: a refusal fails the run */
 	bool profile;			/* sample where each task's time goes */
 	const struct zf_strategy *inject;	/* --inject-ns: this strategy gets inject_ns more */
 	unsigned long inject_ns;

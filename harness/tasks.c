@@ -380,17 +380,31 @@ static int check_children(struct zf_runner *r, struct zf_run_result *res, bool b
 	return err;
 }
 
-/* wait until *word reaches n; fails when a child dies */
+/*
+ * wait until *word reaches n; fails when a child dies, or when no task has
+ * moved it for the watchdog's time (a task stopped, stuck or starved)
+ */
 static int wait_count(struct zf_runner *r, _Atomic uint32_t *word, uint32_t n,
 		      struct zf_run_result *res)
 {
-	uint32_t v;
+	uint64_t watchdog_ns = r->cfg->watchdog_ms * 1000000ULL, moved = zf_now_ns();
+	uint32_t v, seen = 0;
 
 	while ((v = atomic_load_explicit(word, memory_order_acquire)) < n) {
 		int err = check_children(r, res, false);
 
 		if (err)
 			return err;
+		if (v != seen) {
+			seen = v;
+			moved = zf_now_ns();
+		} else if (watchdog_ns && zf_now_ns() - moved > watchdog_ns) {
+			snprintf(res->error, sizeof(res->error),
+				 "watchdog: %u of %u tasks silent for %lu s (stopped, stuck or "
+				 "starved; --watchdog SEC)", n - v, n, r->cfg->watchdog_ms / 1000);
+			r->stuck = true;
+			return -ETIMEDOUT;
+		}
 		futex_wait(word, v, 20);
 	}
 	return 0;
@@ -491,6 +505,8 @@ int zf_tasks_stop(struct zf_runner *r, struct zf_run_result *res, bool failed)
 	if (failed)
 		atomic_store(&r->ctl->abort, 1);
 	broadcast(r, CMD_QUIT, 0);
+	if (r->threads && r->stuck)
+		return -ETIMEDOUT;	/* a silent thread may never return: not joined */
 	if (r->threads) {
 		for (i = 0; i < n; i++)
 			if (r->threads[i])

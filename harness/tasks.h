@@ -52,6 +52,8 @@ struct zf_runner {
 	pid_t *pids;
 	struct zf_stats st;		/* the runner's own: init, thread-mode mm exits */
 	_Atomic unsigned long shrink_frees;	/* --shrink-hz: the shrinker's, as it goes */
+	bool stuck;			/* the watchdog fired: threads are not joined, nor
+					 * the memory they use freed, the process ends */
 };
 
 /* start every task: each binds itself and makes its page table, then waits */

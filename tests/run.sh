@@ -37,6 +37,10 @@ else
 	count "$log" e2e
 	HZF_BUILD=$build tests/cli/run.sh | tee "$log"
 	count "$log" cli
+	HZF_BUILD=$build tests/fuzz/replay.sh | tee "$log"
+	count "$log" fuzz
+	HZF_BUILD=$build tests/faults.sh | tee "$log"
+	count "$log" faults
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -166,6 +166,9 @@ bad "--strategies: native: serves no user without an mm" zeroout --strategies na
 bad "--reps: 0: too small" zeroout --reps 0
 bad "--min-ms: x: not a number" zeroout --min-ms x
 bad "--placement: bogus: not a placement" zeroout --placement bogus
+bad "--segments: huge: not a segment (page, folio)" zeroout --segments page,huge
+bad "--strategies: bogus: not a strategy" zeroout --strategies bogus
+bad "--workload: lifecycle: hzfbench zeroout is --workload zeroout" zeroout --workload lifecycle
 
 # --- show, report, compare, history, topo, probe, strategies: folders and files ---
 bad_as_is "show: needs one results folder" show
@@ -174,7 +177,7 @@ bad_as_is "/nonexistent/summary.csv: No such file" show /nonexistent
 bad_as_is "report: DIR missing" report
 bad_as_is "report: /nonexistent: no summary.csv" report /nonexistent
 bad_as_is "compare: BASE_DIR and NEW_DIR are needed" compare
-bad_as_is "compare: /x/samples.csv: No such file" compare /x /y
+bad_as_is "compare: /x: not a results folder (no meta.json)" compare /x /y
 bad_as_is "--threshold: -5: out of range" compare "$sample" "$sample" --threshold -5
 bad_as_is "--threshold: 1e999: not a number" compare "$sample" "$sample" --threshold 1e999
 bad_as_is "--alpha: 2: out of range" compare "$sample" "$sample" --alpha 2
@@ -182,7 +185,7 @@ bad_as_is "--metric: bogus: not a metric" compare "$sample" "$sample" --metric b
 bad_as_is "--normalize: bogus: not a strategy" compare "$sample" "$sample" --normalize bogus
 bad_as_is "--ungated: ,,,,,,,,,,,,: more fields than the key has" compare "$sample" "$sample" --ungated ,,,,,,,,,,,,
 bad_as_is "history: FILE and DIR are needed" history
-bad_as_is "history: /nonexistent: not a complete results folder" history "$tmp/h.csv" /nonexistent
+bad_as_is "history: /nonexistent: not a results folder (no meta.json)" history "$tmp/h.csv" /nonexistent
 bad_as_is "--tasks: 99999999999999999999999: too large" topo --tasks 99999999999999999999999
 bad_as_is "--topology: /etc/passwd: cannot be loaded" topo --topology /etc/passwd
 bad_as_is "probe: extra: unexpected argument" probe extra
