@@ -192,7 +192,11 @@ bad_as_is "probe: extra: unexpected argument" probe extra
 bad_as_is "strategies: extra: unexpected argument" strategies extra
 bad_as_is "--version: extra: unexpected argument" --version extra
 bad_as_is ": not a subcommand" ""
-bad_as_is "model: /etc/passwd: line 24 is not CSV" model --c2c /etc/passwd --fixed-ns 1 --get-ns 1
+# made here: /etc/passwd differs from machine to machine (a fresh Debian's has no quote in it)
+printf 'name,age\nx,1\n' >"$tmp/people.csv"
+printf 'pu,0,1\n0,,1\n1,"2\n' >"$tmp/torn-c2c.csv"
+bad_as_is "model: $tmp/people.csv: not a c2c.csv" model --c2c "$tmp/people.csv" --fixed-ns 1 --get-ns 1
+bad_as_is "model: $tmp/torn-c2c.csv: line 3 is not CSV" model --c2c "$tmp/torn-c2c.csv" --fixed-ns 1 --get-ns 1
 
 # --- malformed files where a folder is read: a CSV that is not one, a NUL, a torn row ---
 folder() { mkdir -p "$tmp/$1" && cp "$sample"/*.* "$tmp/$1/"; }
