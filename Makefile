@@ -49,6 +49,10 @@ $(B)/refuse: tools/refuse.c
 	@mkdir -p $(B)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
+# hzfbench's JSON reader for the tests: jsoncheck FILE [PATH]
+$(B)/jsoncheck: tools/jsoncheck.c $(LIB_OBJS)
+	$(CC) $(CFLAGS) -iquote harness $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 $(B)/hzftest: $(TEST_OBJS) $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -66,6 +70,7 @@ $(B)/fuzz-%: tests/fuzz/fuzz_%.c $(LIB_OBJS)
 test:
 	@tools/deps.sh build
 	@$(MAKE) --no-print-directory $(B)/hzfbench $(B)/hzftest $(B)/plainfault $(B)/refuse \
+		$(B)/jsoncheck \
 		$(FUZZ_NAMES:%=$(B)/replay-%)
 	@HZF_BUILD=$(B) tests/run.sh
 
@@ -81,6 +86,7 @@ asan ubsan tsan: FORCE
 	@$(MAKE) --no-print-directory B=build/$@ CC=$(SAN_CC) \
 		CFLAGS='$(SAN_CFLAGS) $(SAN_$@)' \
 		LDFLAGS='$(SAN_$@)' build/$@/hzfbench build/$@/hzftest build/$@/plainfault build/$@/refuse \
+		build/$@/jsoncheck \
 		$(FUZZ_NAMES:%=build/$@/replay-%)
 SAN_asan := -fsanitize=address,undefined -fno-sanitize-recover=all
 SAN_ubsan := -fsanitize=undefined,integer-divide-by-zero,float-cast-overflow -fno-sanitize-recover=all
@@ -132,7 +138,7 @@ fuzz-merge: fuzz
 # out), shellcheck; every finding fails. variableScope is off: kernel style
 # declares at the top of a block.
 LINT_C := $(BENCH) $(HARNESS) harness/main.c $(wildcard tests/unit/*.c tests/fuzz/*.c) \
-	tools/plainfault.c tools/refuse.c
+	tools/plainfault.c tools/refuse.c tools/jsoncheck.c
 LINT_SH := run.sh .ci/run tests/*.sh tests/cli/*.sh tools/*.sh
 lint:
 	@tools/deps.sh lint

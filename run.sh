@@ -17,7 +17,12 @@ usage() {
 	cat <<'TXT'
 usage: ./run.sh [options] [-- sweep options...]
   --out DIR        results folder, new or empty (default results/<UTC time>-<host>)
-  --reps N         measured repetitions per configuration (default 5)
+  --reps N|auto    measured repetitions per configuration (default auto: until the
+                   median's 95% confidence interval is within --target-ci, 6 at
+                   least, --max-reps at most)
+  --max-reps N     with --reps auto: at most this many (default 12)
+  --target-ci PCT  with --reps auto: the interval's half-width in % (default 2)
+  --tag TEXT       a label kept in meta.json and summary.csv's tag column
   --min-ms MS      each repetition lasts at least this long (default 200)
   --fault-ns NS    busy work per fault standing for the rest of the fault path (default 0)
   --tasks LIST     task counts (default pow2: 1, 2, 4, ... and the CPU count)
@@ -47,15 +52,18 @@ Anything after -- goes to `hzfbench sweep` as it is (see `build/hzfbench sweep -
 TXT
 }
 
-out='' reps=5 min_ms=200 fault_ns=0 tasks=pow2 install=1 kernel=1 set_thp='' perf=()
+out='' reps=auto max_reps=12 target_ci=2 tag='' min_ms=200 fault_ns=0 tasks=pow2 install=1 kernel=1 set_thp='' perf=()
 ci=0 history=results/history.csv baseline='' threshold=50 fresh_c2c=0 ungated=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	--out|--reps|--min-ms|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold|--ungated)
+	--out|--reps|--max-reps|--target-ci|--tag|--min-ms|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold|--ungated)
 		[ $# -ge 2 ] || { echo "run.sh: $1: needs a value" >&2; exit 2; }
 		case $1 in
 		--out) out=$2 ;;
 		--reps) reps=$2 ;;
+		--max-reps) max_reps=$2 ;;
+		--target-ci) target_ci=$2 ;;
+		--tag) tag=$2 ;;
 		--min-ms) min_ms=$2 ;;
 		--fault-ns) fault_ns=$2 ;;
 		--tasks) tasks=$2 ;;
@@ -102,13 +110,17 @@ fi
 make -s build/hzfbench >/dev/null
 
 bin=build/hzfbench
+# what on this machine can skew the figures, with the fixes (meta.json keeps it all)
+$bin doctor --warnings >&2 || true
+tagged=()
+[ -n "$tag" ] && tagged=(--tag "$tag")
 if [ "$ci" -eq 1 ]; then
 	# short and fixed, so that one run is like the next: what a CI job graphs
 	[ -n "$out" ] || out=results/ci-$(date -u +%Y%m%dT%H%M%SZ)-$(uname -n)
 	# shellcheck disable=SC2054 # the commas are hzfbench's list syntax
 	$bin sweep --strategies global,mmflag,persistent --faults emulated --tasks 1,2 \
 		--task-kinds thread,process --placements compact --reps 7 --warmup 1 \
-		--min-ms 100 --events none --quiet --out "$out" "$@" >/dev/null || exit
+		--min-ms 100 --events none --quiet --out "$out" "${tagged[@]}" "$@" >/dev/null || exit
 	mkdir -p "$(dirname "$history")"
 	$bin history "$history" "$out" || exit
 	echo "ci: results=$out configurations=$(($(wc -l <"$out/summary.csv") - 1)) history=$history"
@@ -144,7 +156,10 @@ fi
 # shellcheck disable=SC2054 # the commas are hzfbench's list syntax
 args=(sweep --strategies "$strategies" --faults "$faults" --tasks "$tasks"
 	--task-kinds thread,process --placements "$placements"
-	--reps "$reps" --min-ms "$min_ms" --fault-ns "$fault_ns")
+	--reps "$reps" --min-ms "$min_ms" --fault-ns "$fault_ns" "${tagged[@]}")
+if [ "$reps" = auto ]; then
+	args+=(--max-reps "$max_reps" --target-ci "$target_ci")
+fi
 
 if [ -n "$set_thp" ]; then
 	[[ $faults == *kernel* ]] || { echo "run.sh: --set-thp: needs real faults (drop --no-kernel)" >&2; exit 2; }

@@ -37,6 +37,30 @@ int zf_vmstat_value(const char *text, const char *name, uint64_t *value)
 	return line_value(text, name, " ", value);
 }
 
+int zf_proc_sched_value(const char *text, const char *name, uint64_t *value)
+{
+	size_t len = strlen(name);
+	const char *line;
+
+	/* "se.nr_migrations      :     3": the name, blanks, a colon, the number */
+	for (line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		const char *p = line + len;
+		char *end;
+
+		if (strncmp(line, name, len) || (*p != ' ' && *p != ':'))
+			continue;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p++ != ':')
+			continue;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		*value = strtoull(p, &end, 10);
+		return end == p ? -EINVAL : 0;
+	}
+	return -ENOENT;
+}
+
 int zf_smaps_rollup(const char *text, uint64_t *rss_kb, uint64_t *anon_huge_kb)
 {
 	int err = line_value(text, "Rss", ":", rss_kb);

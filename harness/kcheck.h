@@ -13,6 +13,8 @@
 
 /* the value of one counter in /proc/vmstat text; -ENOENT when absent */
 int zf_vmstat_value(const char *text, const char *name, uint64_t *value);
+/* a number from /proc/PID/sched text ("se.nr_migrations   :   3"); -ENOENT when absent */
+int zf_proc_sched_value(const char *text, const char *name, uint64_t *value);
 /* Rss and AnonHugePages (kB) from /proc/PID/smaps_rollup text */
 int zf_smaps_rollup(const char *text, uint64_t *rss_kb, uint64_t *anon_huge_kb);
 

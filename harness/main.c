@@ -17,6 +17,7 @@
 #include "c2c.h"
 #include "model.h"
 #include "compare.h"
+#include "doctorcmd.h"
 #include "zeroout.h"
 #include "history.h"
 #include "numa.h"
@@ -43,7 +44,7 @@
 struct options {
 	struct zf_sweep sw;
 	const char *strategies, *task_kinds, *placements, *tasks, *topology, *faults;
-	const char *size_arg, *step_arg, *set_thp, *fpl_arg;
+	const char *size_arg, *step_arg, *set_thp, *fpl_arg, *max_reps_arg, *target_ci_arg;
 	unsigned long faults_per_life;
 	bool shrink_hz_set;
 	char strategies_opt[72], task_kinds_opt[72], faults_opt[72];	/* as typed */
@@ -55,7 +56,8 @@ enum {
 	OPT_FAULT_NS, OPT_SHRINK_HZ, OPT_REPS, OPT_WARMUP, OPT_MIN_MS, OPT_WATCHDOG, OPT_COUNTER_NODE,
 	OPT_OUT,
 	OPT_QUIET, OPT_TOPOLOGY, OPT_SUMMARY, OPT_FAULT, OPT_SET_THP, OPT_EVENTS, OPT_PROFILE,
-	OPT_INJECT, OPT_WORKLOAD, OPT_FAULTS_PER_LIFE,
+	OPT_INJECT, OPT_WORKLOAD, OPT_FAULTS_PER_LIFE, OPT_MAX_REPS, OPT_TARGET_CI, OPT_TAG,
+	OPT_SCHED,
 };
 
 static const char run_usage[] =
@@ -97,7 +99,12 @@ static const char common_usage[] =
 "                      --faults-per-life faults, teardown, exit), or zeroout\n"
 "                      (options of its own: hzfbench zeroout --help) (default usemem)\n"
 "  --faults-per-life N lifecycle: faults in each life (default 64)\n"
-"  --reps R            measured repetitions (default 5)\n"
+"  --reps R|auto       measured repetitions (default 5); auto: repeat until the\n"
+"                      95%% confidence interval of the median ns/fault is within\n"
+"                      --target-ci, at least 6 and at most --max-reps\n"
+"  --max-reps N        --reps auto: at most this many (default 30)\n"
+"  --target-ci PCT     --reps auto: the interval's half-width, in percent of\n"
+"                      the median (default 2)\n"
 "  --warmup W          repetitions run first and not kept (default 1)\n"
 "  --min-ms MS         passes per repetition are chosen so it lasts this (default 200)\n"
 "  --watchdog SEC      fail the run when no task reports for SEC seconds: a task\n"
@@ -113,6 +120,10 @@ static const char common_usage[] =
 "  --set-thp MODE      kernel faults: write MODE (madvise or always) to THP's\n"
 "                      enabled and 1 to use_zero_page for the run, and put back\n"
 "                      what was there at exit and on Ctrl-C (default: write nothing)\n"
+"  --sched POLICY[:PRIO] each task runs under fifo, rr (real time, priority\n"
+"                      1-99, default 1; needs root or CAP_SYS_NICE) or other\n"
+"                      (default: the policy it inherits, normally other)\n"
+"  --tag TEXT          a label kept in meta.json and summary.csv's tag column\n"
 "  --topology FILE     an hwloc XML topology (run needs this machine's own)\n"
 "  --out DIR           results folder, new or empty (default results/<UTC time>-<host>)\n"
 "  -h, --help          this text\n";
@@ -134,6 +145,10 @@ static const struct option run_options[] = {
 	{ "workload", required_argument, NULL, OPT_WORKLOAD },
 	{ "faults-per-life", required_argument, NULL, OPT_FAULTS_PER_LIFE },
 	{ "reps", required_argument, NULL, OPT_REPS },
+	{ "max-reps", required_argument, NULL, OPT_MAX_REPS },
+	{ "target-ci", required_argument, NULL, OPT_TARGET_CI },
+	{ "tag", required_argument, NULL, OPT_TAG },
+	{ "sched", required_argument, NULL, OPT_SCHED },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "min-ms", required_argument, NULL, OPT_MIN_MS },
 	{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
@@ -186,10 +201,14 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 			 const char *usage)
 {
 	char names[160];
+	const char *why;
 	unsigned long v;
 	int c, idx, err;
 
 	o->sw.size = 100ULL << 30;
+	o->sw.max_reps = 30;
+	o->sw.target_ci_pct = 2.0;
+	o->sw.sched.policy = -1;
 	o->sw.step = 2ULL << 20;
 	o->sw.reps = 5;
 	o->sw.warmup = 1;
@@ -197,7 +216,6 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 	o->sw.counter_node = -1;
 	{
 		char word[64];
-		const char *why;
 
 		if (zf_perf_parse(zf_perf_default_events, &o->sw.events, word, sizeof(word), &why))
 			return bad("--events", word, why);	/* a bug in the default list */
@@ -274,7 +292,6 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 			break;
 		case OPT_EVENTS: {
 			char word[64];
-			const char *why;
 
 			if (zf_perf_parse(optarg, &o->sw.events, word, sizeof(word), &why))
 				return bad("--events", word, why);
@@ -307,7 +324,36 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 					    &o->faults_per_life);
 			break;
 		case OPT_REPS:
-			err = parse_num_opt("--reps", optarg, 1, 100000, &o->sw.reps);
+			o->sw.reps_auto = !strcmp(optarg, "auto");
+			if (!o->sw.reps_auto)
+				err = parse_num_opt("--reps", optarg, 1, 100000, &o->sw.reps);
+			break;
+		case OPT_MAX_REPS:
+			o->max_reps_arg = optarg;
+			err = parse_num_opt("--max-reps", optarg, 6, 100000, &o->sw.max_reps);
+			break;
+		case OPT_TARGET_CI:
+			o->target_ci_arg = optarg;
+			err = zf_parse_pct_opt("--target-ci", optarg, &o->sw.target_ci_pct);
+			break;
+		case OPT_TAG:
+			if (zf_tag_check(optarg, &why)) {
+				char shown[160];
+				size_t i, k = 0;
+
+				/* a newline in the value would break the one-line error */
+				for (i = 0; optarg[i] && k + 5 < sizeof(shown); i++)
+					k += snprintf(shown + k, sizeof(shown) - k,
+						      (unsigned char)optarg[i] < ' ' || optarg[i] == 0x7f ?
+						      "\\x%02x" : "%c",
+						      (unsigned char)optarg[i]);
+				shown[k] = '\0';
+				return bad("--tag", *optarg ? shown : "\"\"", why);
+			}
+			o->sw.tag = optarg;
+			break;
+		case OPT_SCHED:
+			err = zf_sched_parse(optarg, &o->sw.sched, &why) ? bad("--sched", optarg, why) : 0;
 			break;
 		case OPT_WARMUP:
 			err = parse_num_opt("--warmup", optarg, 0, 100000, &o->sw.warmup);
@@ -321,11 +367,11 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 		case OPT_COUNTER_NODE:
 			err = parse_num_opt("--counter-node", optarg, 0, 4095, &v);
 			if (!err && (long)v > zf_numa_max_node()) {
-				char why[64];
+				char reason[64];
 
-				snprintf(why, sizeof(why), "no such NUMA node (this machine has 0-%d)",
+				snprintf(reason, sizeof(reason), "no such NUMA node (this machine has 0-%d)",
 					 zf_numa_max_node());
-				err = bad("--counter-node", optarg, why);
+				err = bad("--counter-node", optarg, reason);
 			}
 			o->sw.counter_node = v;
 			break;
@@ -335,6 +381,10 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 	}
 	if (zf_opt_no_operands(cmd, argc, argv))
 		return 2;
+	if (o->max_reps_arg && !o->sw.reps_auto)
+		return bad("--max-reps", o->max_reps_arg, "needs --reps auto");
+	if (o->target_ci_arg && !o->sw.reps_auto)
+		return bad("--target-ci", o->target_ci_arg, "needs --reps auto");
 	if (o->faults_per_life && o->sw.workload != ZF_WORKLOAD_LIFECYCLE)
 		return bad("--faults-per-life", o->fpl_arg, "needs --workload lifecycle");
 	if (o->sw.workload == ZF_WORKLOAD_LIFECYCLE) {
@@ -353,11 +403,11 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 	if (o->sw.step > o->sw.size)
 		return bad("--size", o->size_arg ? o->size_arg : "100G", "smaller than --step");
 	if (o->sw.size / o->sw.step > MAX_FAULTS_PER_PASS) {
-		char why[96];
+		char reason[96];
 
-		snprintf(why, sizeof(why), "%llu faults per pass, more than %lu",
+		snprintf(reason, sizeof(reason), "%llu faults per pass, more than %lu",
 			 o->sw.size / o->sw.step, MAX_FAULTS_PER_PASS);
-		return bad("--step", o->step_arg ? o->step_arg : "2M", why);
+		return bad("--step", o->step_arg ? o->step_arg : "2M", reason);
 	}
 	return 0;
 }
@@ -1051,6 +1101,7 @@ static const struct subcommand subcommands[] = {
 	{ "zeroout",	"mm-less users zeroing storage from the zero page or the huge zero folio",
 			zf_zeroout_main },
 	{ "usemem",	"usemem's spelling of the seed's command, usemem's units too", cmd_usemem },
+	{ "doctor",	"what on this machine can skew a timing, and the fixes",	zf_doctor_main },
 	{ "probe",	"reference loops: bare inc_not_zero, pointer read",	cmd_probe },
 	{ "strategies",	"the strategies and what each models",			cmd_strategies },
 	{ NULL, NULL, NULL },

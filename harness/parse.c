@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,4 +323,76 @@ int zf_opt_no_operands(const char *cmd, int argc, char *const argv[])
 		return 0;
 	fprintf(stderr, "hzfbench: %s: %s: unexpected argument\n", cmd, argv[optind]);
 	return 2;
+}
+
+int zf_parse_pct_opt(const char *opt, const char *arg, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (!*arg || *end || errno || isnan(*out) || !(*out > 0) || *out > 100)
+		return zf_bad_value(opt, arg, "not a percentage in (0, 100]");
+	return 0;
+}
+
+int zf_tag_check(const char *s, const char **why)
+{
+	size_t n = strlen(s), i;
+
+	if (!n || n > 128) {
+		*why = n ? "longer than 128 bytes" : "empty";
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] < ' ' || s[i] == 0x7f) {
+			*why = "holds a control character";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int zf_sched_parse(const char *s, struct zf_sched *out, const char **why)
+{
+	static const struct { const char *name; int policy; } policies[] = {
+		{ "fifo", SCHED_FIFO }, { "rr", SCHED_RR }, { "other", SCHED_OTHER },
+	};
+	const char *colon = strchr(s, ':');
+	size_t len = colon ? (size_t)(colon - s) : strlen(s), i;
+	unsigned long prio = 1;
+
+	for (i = 0; i < sizeof(policies) / sizeof(policies[0]); i++)
+		if (strlen(policies[i].name) == len && !strncmp(s, policies[i].name, len))
+			break;
+	if (i == sizeof(policies) / sizeof(policies[0])) {
+		*why = "not a policy (fifo, rr, other; fifo:PRIO, rr:PRIO)";
+		return -EINVAL;
+	}
+	out->policy = policies[i].policy;
+	if (out->policy == SCHED_OTHER) {
+		if (colon) {
+			*why = "other takes no priority";
+			return -EINVAL;
+		}
+		out->priority = 0;
+		return 0;
+	}
+	if (colon && zf_parse_ulong(colon + 1, 1, 99, &prio, why)) {
+		*why = "priority not in 1-99";
+		return -EINVAL;
+	}
+	out->priority = (int)prio;
+	return 0;
+}
+
+const char *zf_sched_name(const struct zf_sched *s, char *buf, size_t len)
+{
+	if (s->policy < 0)
+		snprintf(buf, len, "inherited");
+	else if (s->policy == SCHED_OTHER)
+		snprintf(buf, len, "other");
+	else
+		snprintf(buf, len, "%s:%d", s->policy == SCHED_FIFO ? "fifo" : "rr", s->priority);
+	return buf;
 }

@@ -47,4 +47,20 @@ int zf_opt_unknown(const char *cmd, char *const argv[]);
 /* 0 when getopt left no operand, else "hzfbench: CMD: ARG: unexpected argument" and 2 */
 int zf_opt_no_operands(const char *cmd, int argc, char *const argv[]);
 
+/* a percentage option: a decimal number in (0, 100]; 0, or 2 with the error said */
+int zf_parse_pct_opt(const char *opt, const char *arg, double *out);
+
+/* a label (--tag): 1 to 128 bytes, no control characters; -EINVAL with why */
+int zf_tag_check(const char *s, const char **why);
+
+/* --sched: a scheduling policy for the tasks, and its real-time priority */
+struct zf_sched {
+	int policy;		/* SCHED_FIFO, SCHED_RR, SCHED_OTHER; -1: leave as inherited */
+	int priority;		/* 1-99 for fifo and rr, 0 for other */
+};
+/* "fifo", "rr:50", "other"; -EINVAL with why */
+int zf_sched_parse(const char *s, struct zf_sched *out, const char **why);
+/* "fifo:1", "rr:50", "other", or "inherited" */
+const char *zf_sched_name(const struct zf_sched *s, char *buf, size_t len);
+
 #endif

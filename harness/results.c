@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Results files: see results.h and results/README.md. */
+#define _GNU_SOURCE	/* SCHED_BATCH, SCHED_IDLE */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +218,12 @@ static int write_meta(struct zf_results *r, bool complete, const char *end_time,
 		zf_buf_json_str(&b, r->argv[i]);
 	}
 	zf_buf_printf(&b, "],\n  \"options\": %s,\n", r->options.text ? r->options.text : "{}");
+	zf_buf_printf(&b, "  \"tag\": ");
+	if (r->tag)
+		zf_buf_json_str(&b, r->tag);
+	else
+		zf_buf_printf(&b, "null");
+	zf_buf_printf(&b, ",\n  \"doctor\": %s,\n", r->doctor.text ? r->doctor.text : "null");
 	zf_buf_printf(&b, "  \"configurations\": %u,\n", r->nconfigs);
 	json_kv(&b, "start_time", r->start_time, true);
 	if (end_time)
@@ -424,6 +432,60 @@ static void perf_rows(struct zf_buf *perf, const struct zf_results *r,
 			}
 }
 
+/* samples.csv: whether the tasks ran together, and on their CPUs */
+static void concurrency_sample_fields(struct zf_buf *b, const struct zf_rep_metrics *m,
+				      const struct zf_rep_kernel *l)
+{
+	char flags[32];
+
+	csv_measured(b, "%.4f", m->overlap, ",");
+	csv_measured(b, "%.4f", m->cpu_wall_min, ",");
+	csv_measured(b, "%.3f", l->steal_pct, ",");
+	csv_measured(b, "%.3f", l->idle_pct, ",");
+	zf_buf_printf(b, "%llu,", (unsigned long long)m->nivcsw);
+	if (m->migrations >= 0)
+		zf_buf_printf(b, "%lld", (long long)m->migrations);
+	zf_buf_printf(b, ",%s\n", zf_flags_name(m->flags, flags, sizeof(flags)));
+}
+
+static const char *policy_name(int policy)
+{
+	switch (policy) {
+	case SCHED_OTHER: return "other";
+	case SCHED_FIFO: return "fifo";
+	case SCHED_RR: return "rr";
+	case SCHED_BATCH: return "batch";
+	case SCHED_IDLE: return "idle";
+	default: return "";
+	}
+}
+
+/* tasks.csv: the task's span (its start after the earliest task's), CPU time, steal, switches */
+static void concurrency_task_fields(struct zf_buf *b, const struct zf_task_sample *ts,
+				    int ntasks, int k)
+{
+	const struct zf_task_sample *t = &ts[k];
+	uint64_t earliest = t->span_start_ns, wall = t->span_end_ns - t->span_start_ns;
+	int i;
+
+	for (i = 0; i < ntasks; i++)
+		if (ts[i].span_start_ns < earliest)
+			earliest = ts[i].span_start_ns;
+	if (t->span_end_ns > t->span_start_ns)
+		zf_buf_printf(b, "%llu,%llu,%llu,%.4f,",
+			      (unsigned long long)(t->span_start_ns - earliest),
+			      (unsigned long long)wall, (unsigned long long)t->span_cpu_ns,
+			      (double)t->span_cpu_ns / wall);
+	else
+		zf_buf_printf(b, ",,,,");
+	csv_measured(b, "%.3f", t->steal_pct, ",");
+	csv_measured(b, "%.3f", t->idle_pct, ",");
+	zf_buf_printf(b, "%llu,", (unsigned long long)t->nivcsw);
+	if (t->migrations >= 0)
+		zf_buf_printf(b, "%lld", (long long)t->migrations);
+	zf_buf_printf(b, ",%s\n", policy_name(t->policy));
+}
+
 static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_buf *summary,
 			struct zf_buf *counters, struct zf_buf *perf, const struct zf_results *r,
 			const struct zf_config_result *c)
@@ -483,10 +545,11 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 			const struct zf_rep_kernel *l = &c->kernel[rep];
 			double wall = l->wall_ns / 1e9;
 
-			zf_buf_printf(samples, ",%llu,%llu,%llu,%llu,%s\n",
+			zf_buf_printf(samples, ",%llu,%llu,%llu,%llu,%s,",
 				      (unsigned long long)l->wall_ns, (unsigned long long)l->allocs,
 				      (unsigned long long)l->frees, (unsigned long long)l->alloc_ns,
 				      zf_workload_name(cfg->workload));
+			concurrency_sample_fields(samples, &m[rep], l);
 			as[rep] = wall > 0 ? l->allocs / wall : NAN;
 			fs[rep] = wall > 0 ? l->frees / wall : NAN;
 			ss[rep] = l->wall_ns ? l->alloc_ns / ((double)l->wall_ns * ntasks) : NAN;
@@ -508,7 +571,8 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 					      (unsigned long long)ts[k].anon_huge_kb);
 			else
 				zf_buf_printf(tasks, ",,,");
-			csv_measured(tasks, "%.3f", zf_task_get_ns(&ts[k]), "\n");
+			csv_measured(tasks, "%.3f", zf_task_get_ns(&ts[k]), ",");
+			concurrency_task_fields(tasks, ts, ntasks, k);
 		}
 	}
 	zf_summarize(m, c->reps, &s);
@@ -531,7 +595,14 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 	zf_buf_printf(summary, "%s,", zf_workload_name(cfg->workload));
 	csv_measured(summary, "%.1f", zf_median_measured(as, c->reps), ",");
 	csv_measured(summary, "%.1f", zf_median_measured(fs, c->reps), ",");
-	csv_measured(summary, "%.6f", zf_median_measured(ss, c->reps), "\n");
+	csv_measured(summary, "%.6f", zf_median_measured(ss, c->reps), ",");
+	csv_measured(summary, "%.4f", s.overlap_median, ",");
+	csv_measured(summary, "%.4f", s.cpu_wall_median, ",");
+	zf_buf_printf(summary, "%u,", s.flagged_reps);
+	csv_measured(summary, "%.3f", s.ci95_lo, ",");
+	csv_measured(summary, "%.3f", s.ci95_hi, ",");
+	csv_measured(summary, "%.2f", s.ci95_pct, ",");
+	zf_buf_csv(summary, r->tag ? r->tag : "", 1);
 	free(gs);
 	free(ps);
 	free(as);
@@ -556,9 +627,12 @@ int zf_results_write(struct zf_results *r, char *why, size_t len)
 		      "teardown_ns_per_fault,fairness_min_max,thp_zero_page_alloc,"
 		      "thp_fault_fallback,minflt_per_fault,rss_growth_kb,anon_huge_kb,"
 		      "kernel_check,get_ns_in_fault," ZF_PERF_COLUMNS
-		      ",profile_samples,get_share,put_share,wall_ns,allocs,frees,alloc_ns,workload\n");
+		      ",profile_samples,get_share,put_share,wall_ns,allocs,frees,alloc_ns,workload,"
+		      "overlap,cpu_wall_min,steal_pct,idle_pct,nivcsw,migrations,concurrency_check\n");
 	zf_buf_printf(&tasks, KEY_COLUMNS ",rep,task,pu,node,mm_node,cpu_seen,faults,"
-		      "fault_ns,teardown_ns,minflt,rss_growth_kb,anon_huge_kb,get_ns_in_fault\n");
+		      "fault_ns,teardown_ns,minflt,rss_growth_kb,anon_huge_kb,get_ns_in_fault,"
+		      "span_start_ns,span_wall_ns,span_cpu_ns,cpu_wall,steal_pct,idle_pct,nivcsw,"
+		      "migrations,sched\n");
 	zf_buf_printf(&summary, ZF_SUMMARY_COLUMNS "\n");
 	zf_buf_printf(&counters, KEY_COLUMNS ",passes,counter_node,gets,puts,zaps,mm_exits,"
 		      "ref_gets,ref_puts,counter_touches,cas_retries,allocs,frees,"
@@ -610,6 +684,7 @@ void zf_results_free(struct zf_results *r)
 	free(r->configs);
 	r->configs = NULL;
 	zf_buf_free(&r->options);
+	zf_buf_free(&r->doctor);
 }
 
 int zf_results_complete(const char *dir, char *why, size_t len)

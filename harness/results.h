@@ -21,7 +21,8 @@
 	"reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev," \
 	"faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max," \
 	"get_ns_in_fault_median,get_share_of_fault," ZF_PERF_COLUMNS ",get_share,put_share," \
-	"workload,allocs_per_sec_median,frees_per_sec_median,alloc_share_median"
+	"workload,allocs_per_sec_median,frees_per_sec_median,alloc_share_median," \
+	"overlap_median,cpu_wall_median,flagged_reps,ci95_lo,ci95_hi,ci95_pct,tag"
 
 /* the default events' columns, in samples.csv and summary.csv alike */
 #define ZF_PERF_COLUMNS "cycles_per_fault,instructions_per_fault,ipc," \
@@ -56,6 +57,8 @@ struct zf_results {
 	int perf_err[ZF_PERF_MAX_EVENTS];	/* per event: the first errno any run gave */
 	bool profile;			/* --profile: tasks sampled where their time went */
 	int profile_err;		/* the first errno sampling gave, or 0 */
+	const char *tag;		/* --tag: a label for CI and slides; NULL none */
+	struct zf_buf doctor;		/* the doctor's snapshot, a JSON object; empty: none */
 };
 
 /*

@@ -4,12 +4,14 @@
  * repetitions through the tasks (tasks.c) and checks the invariants.
  */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "../bench/usemem.h"
+#include "cpustat.h"
 #include "kcheck.h"
 #include "numa.h"
 #include "tasks.h"
@@ -67,6 +69,37 @@ static void life_so_far(struct zf_runner *r, uint64_t *allocs, uint64_t *frees, 
 	}
 }
 
+/*
+ * Steal and idle over the repetition, from /proc/stat before and after it:
+ * each task's PU (every PU for an unbound one) and the plan's PUs together.
+ * NAN where it cannot be told (a and b NULL: /proc/stat unreadable).
+ */
+static void cpu_shares(struct zf_runner *r, const struct zf_cpustat *a,
+		       const struct zf_cpustat *b, struct zf_rep_kernel *kernel)
+{
+	const struct zf_plan *plan = r->cfg->plan;
+	int i, j, n = 0, *pus = calloc(plan->ntasks, sizeof(int));
+	bool unbound = false;
+
+	kernel->steal_pct = kernel->idle_pct = NAN;
+	for (i = 0; i < plan->ntasks; i++) {
+		struct zf_task_sample *t = &r->slots[i].sample;
+		int pu = plan->pu[i];
+
+		t->steal_pct = t->idle_pct = NAN;
+		if (a && b)
+			zf_cpustat_share(a, b, pu >= 0 ? &pu : NULL, 1, &t->steal_pct, &t->idle_pct);
+		unbound = unbound || pu < 0;
+		for (j = 0; pus && j < n && pus[j] != pu; j++)
+			;
+		if (pus && j == n)
+			pus[n++] = pu;
+	}
+	if (a && b && pus)
+		zf_cpustat_share(a, b, unbound ? NULL : pus, n, &kernel->steal_pct, &kernel->idle_pct);
+	free(pus);
+}
+
 /* one repetition of every task; the slowest task's whole time in *slowest_ns */
 static int run_rep(struct zf_runner *r, unsigned long passes, uint64_t *slowest_ns,
 		   struct zf_rep_kernel *kernel, struct zf_run_result *res)
@@ -75,13 +108,23 @@ static int run_rep(struct zf_runner *r, unsigned long passes, uint64_t *slowest_
 	struct zf_vmstat before, after;
 	bool vmstat = r->cfg->fault == ZF_FAULT_KERNEL && !zf_vmstat_read(&before);
 	uint64_t a0, f0, n0, a1, f1, n1, t0;
+	struct zf_cpustat stat0 = { 0 }, stat1 = { 0 };
+	int stat_err;
 
 	life_so_far(r, &a0, &f0, &n0);
+	stat_err = zf_cpustat_read("", &stat0);
 	t0 = zf_now_ns();
 	err = zf_tasks_rep(r, passes, res);
+	if (!err)
+		kernel->wall_ns = zf_now_ns() - t0;
+	if (!err && !stat_err)
+		stat_err = zf_cpustat_read("", &stat1);
+	if (!err)
+		cpu_shares(r, stat_err ? NULL : &stat0, stat_err ? NULL : &stat1, kernel);
+	zf_cpustat_free(&stat0);
+	zf_cpustat_free(&stat1);
 	if (err)
 		return err;
-	kernel->wall_ns = zf_now_ns() - t0;
 	life_so_far(r, &a1, &f1, &n1);
 	kernel->allocs = a1 - a0;
 	kernel->frees = f1 - f0;

@@ -45,6 +45,7 @@ struct zf_run_config {
 	unsigned long shrink_hz;	/* the strategy's shrinker scans this often; 0: never */
 	enum zf_workload workload;	/* lifecycle: each pass a life, all tasks in waves */
 	unsigned long watchdog_ms;	/* a task silent this long fails the run; 0: never */
+	int sched_policy, sched_priority;	/* each task's; policy -1: as inherited */
 };
 
 enum { ZF_PHASE_FAULT, ZF_PHASE_TEARDOWN, ZF_PHASES };
@@ -64,6 +65,19 @@ struct zf_task_sample {
 	/* perf events (cfg->events order) over each phase of every pass */
 	struct zf_perf_value perf[ZF_PHASES][ZF_PERF_MAX_EVENTS];
 	struct zf_profile prof;		/* --profile: where the samples fell */
+	/*
+	 * The repetition's timed part, from its first pass's start to its last
+	 * pass's end (faults and the teardowns between them): whether the
+	 * tasks ran at the same time (overlap) and on their CPUs (CPU time
+	 * over wall time; steal, preemption and waiting all lower it)
+	 */
+	uint64_t span_start_ns, span_end_ns;	/* CLOCK_MONOTONIC */
+	uint64_t span_cpu_ns;		/* this task's CPU time over it */
+	uint64_t nivcsw;		/* involuntary context switches over it */
+	int64_t migrations;		/* se.nr_migrations over it; -1 where unreadable */
+	double steal_pct, idle_pct;	/* its PU's (every PU's, unbound) over the
+					 * repetition, from /proc/stat; NAN unknown */
+	int policy;			/* sched_getscheduler() in the repetition */
 };
 
 /* one repetition: system-wide THP counters (kernel faults only), and the folio's life */
@@ -73,6 +87,7 @@ struct zf_rep_kernel {
 	uint64_t wall_ns;		/* from the tasks' start to the last one's end */
 	uint64_t allocs, frees;		/* folios allocated and freed meanwhile */
 	uint64_t alloc_ns;		/* the tasks' time in allocating (zeroing 2 MiB) */
+	double steal_pct, idle_pct;	/* the plan's PUs over the repetition; NAN unknown */
 };
 
 

@@ -278,6 +278,48 @@ out:
 	zf_csv_free(&csv);
 }
 
+/*
+ * The repetitions that did not run every task together, where, and how well
+ * the medians are known: absent from folders made before these columns
+ */
+static void trust(const struct zf_csv *csv, const struct cols *c, FILE *out)
+{
+	int flagged = zf_csv_col(csv, "flagged_reps"), reps = zf_csv_col(csv, "reps");
+	int ci = zf_csv_col(csv, "ci95_pct");
+	unsigned long nflagged = 0, nreps = 0, known = 0;
+	double lo = INFINITY, hi = 0;
+	size_t i, used = 0;
+	char where[256] = "";
+
+	if (flagged < 0 || reps < 0 || ci < 0)
+		return;
+	for (i = 0; i < csv->nrows; i++) {
+		char **row = csv->rows[i];
+		unsigned long f = strtoul(row[flagged], NULL, 10);
+
+		nreps += strtoul(row[reps], NULL, 10);
+		nflagged += f;
+		if (f && used < sizeof(where))
+			used += snprintf(where + used, sizeof(where) - used, "%s%s %s %s x%s %lu",
+					 used ? ", " : "", row[c->strategy], row[c->fault],
+					 row[c->kind], row[c->tasks], f);
+		if (row[ci][0]) {
+			known++;
+			lo = fmin(lo, atof(row[ci]));
+			hi = fmax(hi, atof(row[ci]));
+		}
+	}
+	fprintf(out, "\nrepetitions with every task running together: %lu of %lu", nreps - nflagged,
+		nreps);
+	if (nflagged)
+		fprintf(out, "; flagged (overlap or CPU/wall below 0.9): %s", where);
+	fprintf(out, "\n");
+	if (known)
+		fprintf(out, "median ns/fault known within ±%.1f%% to ±%.1f%% (95%%) in %lu of %zu "
+			"configurations%s\n", lo, hi, known, csv->nrows,
+			known < csv->nrows ? " (the rest had fewer than 6 repetitions)" : "");
+}
+
 static void headline(const struct zf_csv *csv, const char *dir, FILE *out)
 {
 	struct cols c = {
@@ -298,6 +340,7 @@ static void headline(const struct zf_csv *csv, const char *dir, FILE *out)
 	kernel_share(csv, &c, out);
 	profile_share(csv, &c, out);
 	kernel_checks(dir, out);
+	trust(csv, &c, out);
 }
 
 int zf_show(const char *dir, FILE *out)

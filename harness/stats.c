@@ -155,3 +155,64 @@ int zf_mann_whitney(const double *a, size_t na, const double *b, size_t nb, stru
 	out->exact = 0;
 	return 0;
 }
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int zf_median_ci95(const double *v, size_t n, double *lo, double *hi)
+{
+	double *sorted, pmf, below = 0;
+	size_t l = 0, k;
+
+	if (n < 6 || n > 100000)
+		return -EINVAL;
+	sorted = malloc(n * sizeof(*sorted));
+	if (!sorted)
+		return -ENOMEM;
+	memcpy(sorted, v, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	/* P(B <= k) for B ~ binomial(n, 1/2), k counting up; l = k + 1 while it is <= 2.5% */
+	pmf = exp(-(double)n * log(2.0));
+	for (k = 0; k < n / 2; k++) {
+		below += pmf;
+		if (below > 0.025)
+			break;
+		l = k + 1;
+		pmf = pmf * (n - k) / (k + 1);
+	}
+	if (!l) {	/* not reached for n >= 6, where P(B = 0) <= 1/64 */
+		free(sorted);
+		return -EINVAL;
+	}
+	*lo = sorted[l - 1];
+	*hi = sorted[n - l];
+	free(sorted);
+	return 0;
+}
+
+double zf_ci95_pct(double median, double lo, double hi)
+{
+	return median > 0 ? 100.0 * (hi - lo) / 2 / median : NAN;
+}
+
+bool zf_reps_enough(const double *v, size_t n, double target_pct)
+{
+	double lo, hi, *copy, median;
+	bool enough;
+
+	if (zf_median_ci95(v, n, &lo, &hi))
+		return false;
+	copy = malloc(n * sizeof(*copy));
+	if (!copy)
+		return false;
+	memcpy(copy, v, n * sizeof(*copy));
+	qsort(copy, n, sizeof(*copy), cmp_double);
+	median = n % 2 ? copy[n / 2] : (copy[n / 2 - 1] + copy[n / 2]) / 2;
+	free(copy);
+	enough = zf_ci95_pct(median, lo, hi) <= target_pct;
+	return enough;
+}

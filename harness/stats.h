@@ -8,6 +8,7 @@
 #ifndef HZF_STATS_H
 #define HZF_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct zf_mwu {
@@ -26,5 +27,20 @@ int zf_mann_whitney(const double *a, size_t na, const double *b, size_t nb, stru
 int zf_holm(const double *p, size_t n, double *adj);
 /* sample standard deviation over mean, in percent; 0 with fewer than two values */
 double zf_stddev_pct(const double *v, size_t n);
+
+/*
+ * The 95% confidence interval of the median of v (n values; v is left
+ * untouched), distribution-free: with the values in order, [x(l), x(n+1-l)]
+ * for the largest l whose binomial(n, 1/2) tails leave at least 95%
+ * between them. -EINVAL below 6 values (five cannot give 95%).
+ */
+int zf_median_ci95(const double *v, size_t n, double *lo, double *hi);
+/* the interval's half-width, in percent of the median: the x of "median ± x%" */
+double zf_ci95_pct(double median, double lo, double hi);
+/*
+ * --reps auto's stopping rule: enough when the interval of the median of
+ * these n repetitions is within target_pct of it (and n is at least 6)
+ */
+bool zf_reps_enough(const double *v, size_t n, double target_pct);
 
 #endif

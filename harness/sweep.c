@@ -4,6 +4,8 @@
  * placement, task kind, task count, then strategy innermost.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,10 @@
 #include <unistd.h>
 
 #include "../bench/probe.h"
+#include "doctorcmd.h"
+#include "metrics.h"
 #include "results.h"
+#include "stats.h"
 #include "show.h"
 #include "interrupt.h"
 #include "kcheck.h"
@@ -44,10 +49,18 @@ static void options_json(struct zf_results *r, const struct zf_sweep *sw)
 	struct zf_buf *b = &r->options;
 	size_t i;
 
-	zf_buf_printf(b, "{\"size\": %llu, \"step\": %llu, "
-		      "\"fault_ns\": %lu, \"reps\": %lu, \"warmup\": %lu, \"min_ms\": %lu, "
-		      "\"counter_node\": %d, \"strategies\": [", sw->size, sw->step,
-		      sw->fault_ns, sw->reps, sw->warmup, sw->min_ms, sw->counter_node);
+	char sched[32];
+
+	zf_buf_printf(b, "{\"size\": %llu, \"step\": %llu, \"fault_ns\": %lu, ", sw->size,
+		      sw->step, sw->fault_ns);
+	if (sw->reps_auto)
+		zf_buf_printf(b, "\"reps\": \"auto\", \"max_reps\": %lu, \"target_ci_pct\": %g, ",
+			      sw->max_reps, sw->target_ci_pct);
+	else
+		zf_buf_printf(b, "\"reps\": %lu, ", sw->reps);
+	zf_buf_printf(b, "\"warmup\": %lu, \"min_ms\": %lu, \"counter_node\": %d, "
+		      "\"sched\": \"%s\", \"strategies\": [", sw->warmup, sw->min_ms,
+		      sw->counter_node, zf_sched_name(&sw->sched, sched, sizeof(sched)));
 	for (i = 0; i < sw->nstrategies; i++)
 		zf_buf_printf(b, "%s\"%s\"", i ? ", " : "", sw->strategies[i]->name);
 	zf_buf_printf(b, "], \"faults\": [");
@@ -184,6 +197,8 @@ static bool config_of(const struct zf_sweep *sw, struct zf_plan *plans, size_t c
 		.workload = sw->workload,
 		/* a repetition is planned to last min_ms: ten of them and a minute is stuck */
 		.watchdog_ms = sw->watchdog_s ? sw->watchdog_s * 1000 : 60000 + 10 * sw->min_ms,
+		.sched_policy = sw->sched.policy,
+		.sched_priority = sw->sched.priority,
 	};
 	return cfg->fault == ZF_FAULT_KERNEL ? cfg->strategy->kernel_fault_pass != NULL :
 					       cfg->strategy->fault_pass != NULL;
@@ -215,6 +230,88 @@ static bool warn_perf(const struct zf_results *r, bool warned, bool show_progres
 	return true;
 }
 
+static void *try_sched(void *arg)
+{
+	const struct zf_sched *sc = arg;
+	struct sched_param sp = { .sched_priority = sc->priority };
+
+	/* this thread alone, and it ends here: nothing to put back */
+	return (void *)(long)(sched_setscheduler(0, sc->policy, &sp) ? errno : 0);
+}
+
+/* --sched refused (not root, no CAP_SYS_NICE, RT throttled to 0): said before anything runs */
+static int sched_refused(const struct zf_sweep *sw)
+{
+	char name[32];
+	pthread_t th;
+	void *ret;
+
+	if (sw->sched.policy < 0)
+		return 0;
+	if (pthread_create(&th, NULL, try_sched, (void *)&sw->sched) || pthread_join(th, &ret))
+		return 0;	/* the tasks will say */
+	if (!ret)
+		return 0;
+	fprintf(stderr, "hzfbench: --sched: %s: %s%s\n", zf_sched_name(&sw->sched, name, sizeof(name)),
+		strerror((int)(long)ret), (long)ret == EPERM ? " (needs root or CAP_SYS_NICE)" : "");
+	return -(int)(long)ret;
+}
+
+/* what the doctor finds on the PUs the plans use, kept in meta.json */
+static void doctor_snapshot(struct zf_results *r, struct zf_topo *topo, const struct zf_plan *plans,
+			    size_t nplans)
+{
+	struct zf_doctor *d = malloc(sizeof(*d));
+
+	if (d && topo->thissystem && !zf_doctor_snapshot(topo, plans, nplans, 100, d))
+		zf_doctor_json(d, &r->doctor);
+	free(d);
+}
+
+/* --reps auto: has configuration c's median converged to the target? */
+static bool converged(const struct zf_sweep *sw, const struct zf_config_result *c)
+{
+	double *ns = calloc(c->reps ? c->reps : 1, sizeof(*ns));
+	struct zf_rep_metrics m;
+	bool enough;
+	unsigned int i;
+
+	if (!ns)
+		return false;
+	for (i = 0; i < c->reps; i++) {
+		zf_rep_metrics(&c->samples[(size_t)i * c->cfg.plan->ntasks], c->cfg.plan->ntasks, &m);
+		ns[i] = m.ns_per_fault;
+	}
+	enough = zf_reps_enough(ns, c->reps, sw->target_ci_pct);
+	free(ns);
+	return enough;
+}
+
+/* the repetitions that did not run every task together, said once at the end */
+static void warn_flagged(const struct zf_results *r)
+{
+	unsigned int i, rep, flagged = 0, all = 0, overlap = 0, cpu_wall = 0;
+	struct zf_rep_metrics m;
+
+	for (i = 0; i < r->nconfigs; i++) {
+		const struct zf_config_result *c = &r->configs[i];
+
+		for (rep = 0; rep < c->reps; rep++) {
+			zf_rep_metrics(&c->samples[(size_t)rep * c->cfg.plan->ntasks],
+				       c->cfg.plan->ntasks, &m);
+			all++;
+			flagged += m.flags != 0;
+			overlap += !!(m.flags & ZF_FLAG_OVERLAP);
+			cpu_wall += !!(m.flags & ZF_FLAG_CPU_WALL);
+		}
+	}
+	if (flagged)
+		fprintf(stderr, "hzfbench: warning: %u of %u repetitions did not run every task "
+			"together (%u with overlap below %.1f, %u with CPU/wall below %.1f): "
+			"concurrency_check in samples.csv, flagged_reps in summary.csv\n",
+			flagged, all, overlap, ZF_CONCURRENCY_MIN, cpu_wall, ZF_CONCURRENCY_MIN);
+}
+
 /*
  * Rounds: repetition r of every configuration before repetition r + 1 of
  * any (within one fault mode; emulated faults first), each a run of its own (start, warm-up, one repetition), so that a
@@ -228,7 +325,8 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 	size_t nconfigs = nplans * sw->nfaults * sw->nkinds * sw->nstrategies, total = 0;
 	struct zf_plan *plans = calloc(nplans, sizeof(*plans));
 	struct zf_results r = { .topo = topo, .argc = sw->argc, .argv = sw->argv,
-				.events = &sw->events, .profile = sw->profile };
+				.events = &sw->events, .profile = sw->profile, .tag = sw->tag };
+	unsigned long rounds;
 	bool show_progress = !sw->quiet && isatty(STDERR_FILENO);
 	size_t c, f, rep, done = 0, i;
 	int ret = 1, failed = 0, write_failed = 0;
@@ -244,17 +342,18 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 		ret = 2;	/* a usage error, found before anything ran */
 		goto out;
 	}
+	rounds = sw->reps_auto ? sw->max_reps : sw->reps;
 	for (c = 0; c < nconfigs; c++) {
 		struct zf_run_config cfg;
 
-		total += config_of(sw, plans, c, 0, &cfg) ? sw->reps : 0;
+		total += config_of(sw, plans, c, 0, &cfg) ? rounds : 0;
 	}
 	if (!total) {
 		fprintf(stderr, "hzfbench: --strategies: native: measures real faults only (add --faults kernel)\n");
 		ret = 2;
 		goto out;
 	}
-	if (kernel_faults_usable(sw) || events_refused(sw)) {
+	if (kernel_faults_usable(sw) || events_refused(sw) || sched_refused(sw)) {
 		ret = 1;
 		goto out;
 	}
@@ -266,6 +365,7 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 		goto out;
 	}
 	zf_probe_measure(&r.probe);
+	doctor_snapshot(&r, topo, plans, nplans);
 	options_json(&r, sw);
 	if (zf_results_begin(&r, nconfigs, why, sizeof(why))) {
 		fprintf(stderr, "hzfbench: %s\n", why);
@@ -275,7 +375,9 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 	t0 = now_s();
 	/* the rounds of one fault mode, then the next: real faults disturb the machine */
 	for (f = 0; f < sw->nfaults && !failed; f++)
-	for (rep = 0; rep < sw->reps && !failed; rep++) {
+	for (rep = 0; rep < rounds && !failed; rep++) {
+		bool ran = false;
+
 		for (c = 0; c < nconfigs && !failed; c++) {
 			struct zf_run_config cfg;
 			struct zf_run_result res;
@@ -283,6 +385,12 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 			if (!config_of(sw, plans, c, r.probe.busy_iters_per_ns, &cfg) ||
 			    cfg.fault != sw->faults[f])
 				continue;
+			/* --reps auto: a configuration whose median has converged is done */
+			if (sw->reps_auto && converged(sw, &r.configs[c])) {
+				total--;
+				continue;
+			}
+			ran = true;
 			done++;
 			cfg.passes = rep ? r.configs[c].passes : 0;
 			if (show_progress)
@@ -307,6 +415,8 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 			}
 			zf_run_result_free(&res);
 		}
+		if (!ran)
+			break;	/* every configuration of this fault mode converged */
 		if (!failed && zf_results_write(&r, why, sizeof(why))) {
 			fprintf(stderr, "hzfbench: %s\n", why);
 			failed = write_failed = 1;
@@ -314,6 +424,8 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 	}
 	if (show_progress && !failed)
 		fprintf(stderr, "\r\033[K");
+	if (!failed)
+		warn_flagged(&r);
 	/* a full or read-only disk said so once already: meta.json cannot be written either */
 	if (zf_results_end(&r, !failed, why, sizeof(why))) {
 		if (!write_failed)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "parse.h"
 #include "perfctr.h"
 #include "runner.h"
 #include "topo.h"
@@ -24,6 +25,11 @@ struct zf_sweep {
 	/* the same for every configuration */
 	unsigned long long size, step;
 	unsigned long fault_ns, reps, warmup, min_ms;
+	bool reps_auto;			/* --reps auto: until the median's interval is narrow */
+	unsigned long max_reps;		/* --reps auto: at most this many */
+	double target_ci_pct;		/* --reps auto: the interval's half-width, % of the median */
+	struct zf_sched sched;		/* --sched: each task's policy; policy -1: inherited */
+	const char *tag;		/* --tag: kept in meta.json and summary.csv */
 	unsigned long shrink_hz;	/* the shrinker's scans per second meanwhile; 0: none */
 	unsigned long watchdog_s;	/* a task silent this long fails the run; 0: the default */
 	enum zf_workload workload;

@@ -90,6 +90,45 @@ static uint64_t minflt_now(void)
 	return ru.ru_minflt;
 }
 
+/* what the scheduler did to this task: CPU time, involuntary switches, migrations */
+struct sched_mark {
+	uint64_t wall_ns, cpu_ns, nivcsw;
+	int64_t migrations;	/* -1: /proc/thread-self/sched cannot be read */
+};
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * At the start (end false) the slow reads come first and the clocks last,
+ * at the end the clocks first: the span holds the work and nothing else
+ * but the clock reads themselves.
+ */
+static void sched_mark(struct sched_mark *m, bool end)
+{
+	struct rusage ru;
+	char text[4096];
+	uint64_t v;
+
+	if (end) {
+		m->wall_ns = zf_now_ns();
+		m->cpu_ns = thread_cpu_ns();
+	}
+	m->migrations = !zf_read_file("/proc/thread-self/sched", text, sizeof(text)) &&
+			!zf_proc_sched_value(text, "se.nr_migrations", &v) ? (int64_t)v : -1;
+	getrusage(RUSAGE_THREAD, &ru);
+	m->nivcsw = ru.ru_nivcsw;
+	if (!end) {
+		m->cpu_ns = thread_cpu_ns();
+		m->wall_ns = zf_now_ns();
+	}
+}
+
 /* the task's counters, their last reading, and its sampler (--profile) */
 struct task_perf {
 	struct zf_perf_task pt;
@@ -234,6 +273,7 @@ static int task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
 	struct zf_task_sample sample = { 0 };
 	uint64_t rss_base_kb = 0, anon_kb;
 	unsigned long i, passes = r->ctl->passes;
+	struct sched_mark m0, m1;
 	int err = 0;
 
 	if (kernel)
@@ -241,6 +281,7 @@ static int task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
 	zf_perf_start(&tp->pt);
 	if (tp->sampling)
 		zf_sampler_enable(&tp->smp, true);
+	sched_mark(&m0, false);
 	for (i = 0; i < passes && !err; i++) {
 		/* process tasks: each pass is an mm lifetime (usemem -n) */
 		if (r->cfg->kind == ZF_TASK_PROCESS)
@@ -254,6 +295,14 @@ static int task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
 		if (tp->sampling)	/* drained as it goes: the ring holds some thousands */
 			zf_sampler_drain(&tp->smp, &sample.prof);
 	}
+	sched_mark(&m1, true);
+	sample.policy = sched_getscheduler(0);
+	sample.span_start_ns = m0.wall_ns;
+	sample.span_end_ns = m1.wall_ns;
+	sample.span_cpu_ns = m1.cpu_ns - m0.cpu_ns;
+	sample.nivcsw = m1.nivcsw - m0.nivcsw;
+	sample.migrations = m0.migrations >= 0 && m1.migrations >= 0 ?
+			    m1.migrations - m0.migrations : -1;
 	if (tp->sampling) {
 		zf_sampler_enable(&tp->smp, false);
 		zf_sampler_drain(&tp->smp, &sample.prof);
@@ -289,6 +338,14 @@ static int task_main(struct zf_runner *r, int id)
 		if (!pass.slots) {
 			snprintf(why, sizeof(why), "page table of %zu bytes: %s", slots_len,
 				 strerror(errno));
+			err = task_fail(slot, why);
+		}
+	}
+	if (!err && cfg->sched_policy >= 0) {	/* --sched: this task alone, ending with it */
+		struct sched_param sp = { .sched_priority = cfg->sched_priority };
+
+		if (sched_setscheduler(0, cfg->sched_policy, &sp)) {
+			snprintf(why, sizeof(why), "--sched: sched_setscheduler: %s", strerror(errno));
 			err = task_fail(slot, why);
 		}
 	}

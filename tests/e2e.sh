@@ -22,7 +22,7 @@ child_of() {
 
 csv_rows() { echo $(($(wc -l <"$1") - 1)); }
 
-summary_header="strategy,fault,task_kind,tasks,placement,step,faults_per_pass,reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev,faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max,get_ns_in_fault_median,get_share_of_fault,cycles_per_fault,instructions_per_fault,ipc,cache_references_per_fault,cache_misses_per_fault,l1d_load_misses_per_fault,llc_load_misses_per_fault,branch_misses_per_fault,task_clock_ns_per_fault,page_faults_per_fault,context_switches,cpu_migrations,perf_multiplexed,get_share,put_share,workload,allocs_per_sec_median,frees_per_sec_median,alloc_share_median"
+summary_header="strategy,fault,task_kind,tasks,placement,step,faults_per_pass,reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev,faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max,get_ns_in_fault_median,get_share_of_fault,cycles_per_fault,instructions_per_fault,ipc,cache_references_per_fault,cache_misses_per_fault,l1d_load_misses_per_fault,llc_load_misses_per_fault,branch_misses_per_fault,task_clock_ns_per_fault,page_faults_per_fault,context_switches,cpu_migrations,perf_multiplexed,get_share,put_share,workload,allocs_per_sec_median,frees_per_sec_median,alloc_share_median,overlap_median,cpu_wall_median,flagged_reps,ci95_lo,ci95_hi,ci95_pct,tag"
 
 # --- a run and a sweep make complete folders ---
 out=$tmp/run

@@ -41,6 +41,8 @@ else
 	count "$log" fuzz
 	HZF_BUILD=$build tests/faults.sh | tee "$log"
 	count "$log" faults
+	HZF_BUILD=$build tests/trust.sh | tee "$log"
+	count "$log" trust
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

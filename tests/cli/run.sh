@@ -113,6 +113,25 @@ bad "--counter-node: -1: not a number" run --counter-node -1
 bad "--topology: /nonexistent.xml: cannot be loaded" run --topology /nonexistent.xml
 bad "--bogus: unknown option" run --bogus
 bad "--reps: needs a value" run --reps
+bad "--reps: autox: not a number" run --reps autox
+bad "--max-reps: 12: needs --reps auto" run --max-reps 12
+bad "--max-reps: 5: too small" sweep --reps auto --max-reps 5
+bad "--max-reps: 99999999999999999999: too large" run --reps auto --max-reps 99999999999999999999
+bad "--target-ci: 3: needs --reps auto" sweep --target-ci 3
+bad "--target-ci: 0: not a percentage in (0, 100]" run --reps auto --target-ci 0
+bad "--target-ci: 101: not a percentage in (0, 100]" run --reps auto --target-ci 101
+bad "--target-ci: nan: not a percentage in (0, 100]" run --reps auto --target-ci nan
+bad "--target-ci: 2%: not a percentage in (0, 100]" run --reps auto --target-ci 2%
+bad "--tag: \"\": empty" run --tag ""
+bad '--tag: a\x09b: holds a control character' run --tag "$(printf 'a\tb')"
+bad '--tag: a\x0ab: holds a control character' run --tag "$(printf 'a\nb')"
+bad ": longer than 128 bytes" sweep --tag "$(printf '%0129d' 0)"
+bad "--sched: batch: not a policy (fifo, rr, other; fifo:PRIO, rr:PRIO)" run --sched batch
+bad "--sched: fifo:0: priority not in 1-99" run --sched fifo:0
+bad "--sched: rr:100: priority not in 1-99" sweep --sched rr:100
+bad "--sched: fifo:x: priority not in 1-99" run --sched fifo:x
+bad "--sched: other:5: other takes no priority" run --sched other:5
+bad "--sched: :1: not a policy" run --sched :1
 bad "topo: --out: not an option of topo" topo
 bad "extra: unexpected argument" run extra
 bad "frobnicate: not a subcommand" frobnicate
@@ -187,6 +206,15 @@ bad_as_is "--ungated: ,,,,,,,,,,,,: more fields than the key has" compare "$samp
 bad_as_is "history: FILE and DIR are needed" history
 bad_as_is "history: /nonexistent: not a results folder (no meta.json)" history "$tmp/h.csv" /nonexistent
 bad_as_is "--tasks: 99999999999999999999999: too large" topo --tasks 99999999999999999999999
+bad_as_is "--sample-ms: 0: too small" doctor --sample-ms 0
+bad_as_is "--sample-ms: 1e3: not a number" doctor --sample-ms 1e3
+bad_as_is "doctor: --json and --warnings: one or the other" doctor --json --warnings
+bad_as_is "doctor: extra: unexpected argument" doctor extra
+bad_as_is "doctor: --bogus: unknown option" doctor --bogus
+bad_as_is "--placement: node:99: " doctor --placement node:99
+bad_as_is "--placement: wide: " doctor --placement wide
+bad_as_is "--tasks: 0: too small" doctor --tasks 0
+bad_as_is "--tasks: 99: " doctor --tasks 99
 bad_as_is "--topology: /etc/passwd: cannot be loaded" topo --topology /etc/passwd
 bad_as_is "probe: extra: unexpected argument" probe extra
 bad_as_is "strategies: extra: unexpected argument" strategies extra

@@ -35,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char s[MAX_VALUE + 1], bad[64], *buf, **words;
 	struct zf_perf_list events;
+	struct zf_sched sched;
 	unsigned long long bytes;
 	double lv[ZF_LV_N], ns;
 	unsigned long ul;
@@ -45,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(s, data + 1, size - 1);
 	s[size - 1] = '\0';
-	switch (data[0] % 10) {
+	switch (data[0] % 12) {
 	case 0:
 		zf_parse_size(s, &bytes, &why);
 		break;
@@ -82,6 +83,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 9:
 		zf_compare_pattern_check(s, &why);
+		break;
+	case 10:
+		sched.policy = -2;
+		if (!zf_sched_parse(s, &sched, &why) &&
+		    (sched.policy < 0 || sched.priority < 0 || sched.priority > 99))
+			abort();
+		break;
+	case 11:
+		if (!zf_tag_check(s, &why) && (!*s || strlen(s) > 128))
+			abort();
 		break;
 	}
 	return 0;

@@ -155,6 +155,76 @@ TEST(rep_figures_follow_the_slowest_task)
 	EXPECT_TRUE(m.fairness_min_max == 0.5);
 }
 
+/* a task's span: [start, end] in ns, and its CPU time over it */
+#define SPAN(s, e, cpu)	{ .faults = 100, .fault_ns = (e) - (s), .span_start_ns = (s), \
+			  .span_end_ns = (e), .span_cpu_ns = (cpu) }
+
+TEST(overlap_on_hand_made_task_intervals)
+{
+	struct zf_task_sample same[3] = { SPAN(1000, 2000, 1000), SPAN(1000, 2000, 1000),
+					  SPAN(1000, 2000, 1000) };
+	/* one task starts 100 ns late and ends 100 ns late: 900 of 1000 together */
+	struct zf_task_sample late[2] = { SPAN(1000, 2000, 1000), SPAN(1100, 2100, 1000) };
+	/* one task twice as long (a CPU hog beside it): half the longest span together */
+	struct zf_task_sample hog[2] = { SPAN(1000, 2000, 1000), SPAN(1000, 3000, 1000) };
+	/* one after the other: never together */
+	struct zf_task_sample serial[2] = { SPAN(1000, 2000, 1000), SPAN(2000, 3000, 1000) };
+	/* one task inside the other's span: its own length over the longest */
+	struct zf_task_sample inside[2] = { SPAN(1000, 5000, 4000), SPAN(2000, 3000, 1000) };
+	struct zf_task_sample unmeasured[2] = { SPAN(1000, 2000, 1000), { .faults = 100 } };
+	struct zf_rep_metrics m;
+	char buf[32];
+
+	EXPECT_TRUE(zf_rep_overlap(same, 3) == 1.0);
+	EXPECT_TRUE(fabs(zf_rep_overlap(late, 2) - 0.9) < 1e-12);
+	EXPECT_TRUE(fabs(zf_rep_overlap(hog, 2) - 0.5) < 1e-12);
+	EXPECT_TRUE(zf_rep_overlap(serial, 2) == 0.0);
+	EXPECT_TRUE(fabs(zf_rep_overlap(inside, 2) - 0.25) < 1e-12);
+	EXPECT_TRUE(isnan(zf_rep_overlap(unmeasured, 2)));
+	EXPECT_TRUE(zf_rep_overlap(same, 1) == 1.0);
+
+	/* 0.9 is not below 0.9: not flagged */
+	zf_rep_metrics(late, 2, &m);
+	EXPECT_EQ(m.flags, 0);
+	EXPECT_STREQ(zf_flags_name(m.flags, buf, sizeof(buf)), "ok");
+	/* the hog's task ran 1000 of 2000 ns: CPU/wall 0.5, and overlap 0.5 */
+	zf_rep_metrics(hog, 2, &m);
+	EXPECT_TRUE(fabs(m.cpu_wall_min - 0.5) < 1e-12);
+	EXPECT_EQ(m.flags, ZF_FLAG_OVERLAP | ZF_FLAG_CPU_WALL);
+	EXPECT_STREQ(zf_flags_name(m.flags, buf, sizeof(buf)), "overlap+cpu_wall");
+	/* together all the time, but one task preempted for a fifth of it */
+	hog[1] = (struct zf_task_sample)SPAN(1000, 2000, 800);
+	zf_rep_metrics(hog, 2, &m);
+	EXPECT_EQ(m.flags, ZF_FLAG_CPU_WALL);
+	EXPECT_STREQ(zf_flags_name(m.flags, buf, sizeof(buf)), "cpu_wall");
+	zf_rep_metrics(serial, 2, &m);
+	EXPECT_STREQ(zf_flags_name(m.flags, buf, sizeof(buf)), "overlap");
+}
+
+TEST(summary_counts_flagged_reps_and_takes_medians)
+{
+	struct zf_rep_metrics reps[7];
+	struct zf_summary s;
+	int i;
+
+	for (i = 0; i < 7; i++) {
+		memset(&reps[i], 0, sizeof(reps[i]));
+		reps[i].ns_per_fault = 10 + i;
+		reps[i].overlap = i < 2 ? 0.5 : 0.95 + i / 100.0;
+		reps[i].cpu_wall_min = 0.99;
+		reps[i].flags = i < 2 ? ZF_FLAG_OVERLAP : 0;
+	}
+	zf_summarize(reps, 7, &s);
+	EXPECT_EQ(s.flagged_reps, 2);
+	EXPECT_TRUE(fabs(s.overlap_median - 0.98) < 1e-12);	/* 0.5 0.5 0.97 [0.98] 0.99 1 1.01 */
+	EXPECT_TRUE(fabs(s.cpu_wall_median - 0.99) < 1e-12);
+	/* seven values: P(B = 0) = 1/128, P(B <= 1) = 1/16: x(1) and x(7) */
+	EXPECT_TRUE(s.ci95_lo == 10 && s.ci95_hi == 16);
+	EXPECT_TRUE(fabs(s.ci95_pct - 100.0 * 3 / 13) < 1e-9);
+	zf_summarize(reps, 5, &s);
+	EXPECT_TRUE(isnan(s.ci95_lo) && isnan(s.ci95_pct));
+}
+
 /* get() in a real fault: mean of the timed halves with get minus those without */
 TEST(get_in_fault_is_the_difference_of_the_timed_halves)
 {
@@ -373,9 +443,9 @@ TEST(show_names_failed_kernel_checks)
 	ASSERT_TRUE(mkdtemp(dir));
 	write_text(dir, "summary.csv", ZF_SUMMARY_COLUMNS "\n"
 		   "native,kernel,process,1,compact,2097152,512,2,1500,1400,1600,100,666666,400,1,0.0,0.0"
-		   ",,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000\n"
+		   ",,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,0,,,,\n"
 		   "global,kernel,process,1,compact,2097152,512,2,1600,1500,1700,100,625000,400,1,12.0,0.0075"
-		   ",,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000\n");
+		   ",,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,0,,,,\n");
 	write_text(dir, "samples.csv", "strategy,fault,task_kind,tasks,placement,rep,"
 		   "thp_fault_fallback,minflt_per_fault,rss_growth_kb,anon_huge_kb,kernel_check\n"
 		   "native,kernel,process,1,compact,0,0,1.0000,0,0,ok\n"

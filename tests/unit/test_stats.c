@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* compare's statistics on fixed vectors, against values worked out by hand. */
+#include <errno.h>
 #include <math.h>
 
 #include "../../harness/stats.h"
@@ -78,4 +79,46 @@ TEST(stddev_in_percent_of_the_mean)
 
 	NEAR(zf_stddev_pct(v, 3), 10.0, 1e-9);	/* sd 1 over mean 10 */
 	NEAR(zf_stddev_pct(one, 1), 0, 1e-12);
+}
+
+TEST(median_ci95_order_statistics)
+{
+	double five[] = { 1, 2, 3, 4, 5 };
+	double six[] = { 6, 1, 5, 2, 4, 3 };
+	double twelve[] = { 12, 1, 11, 2, 10, 3, 9, 4, 8, 5, 7, 6 };
+	double lo, hi;
+
+	/* five values cannot give 95%: P(B = 0) is 1/32 a side */
+	EXPECT_EQ(zf_median_ci95(five, 5, &lo, &hi), -EINVAL);
+	/* six: P(B = 0) = 1/64 <= 2.5%, P(B <= 1) = 7/64 > it: the extremes */
+	ASSERT_EQ(zf_median_ci95(six, 6, &lo, &hi), 0);
+	NEAR(lo, 1, 1e-12);
+	NEAR(hi, 6, 1e-12);
+	NEAR(six[0], 6, 1e-12);		/* left as it was */
+	/* twelve: P(B <= 2) = 79/4096 = 1.9%, P(B <= 3) = 7.3%: x(3) and x(10) */
+	ASSERT_EQ(zf_median_ci95(twelve, 12, &lo, &hi), 0);
+	NEAR(lo, 3, 1e-12);
+	NEAR(hi, 10, 1e-12);
+	/* the half-width over the median, in percent: (10 - 3) / 2 / 6.5 */
+	NEAR(zf_ci95_pct(6.5, lo, hi), 100.0 * 3.5 / 6.5, 1e-9);
+}
+
+TEST(reps_auto_stops_once_the_interval_is_within_the_target)
+{
+	/* a quiet configuration: 1% either side of 100 */
+	double quiet[] = { 100, 101, 99, 100.5, 99.5, 100, 100.2, 99.8 };
+	/* a noisy one: 20% apart */
+	double noisy[] = { 100, 120, 80, 110, 90, 105, 95, 115, 85, 100 };
+	/* steady, with one late outlier: the order statistics shrug it off */
+	double outlier[] = { 50, 50.2, 49.9, 50.1, 49.8, 50, 50.1, 49.9, 50, 80 };
+	size_t n;
+
+	EXPECT_TRUE(!zf_reps_enough(quiet, 5, 2.0));	/* never below 6 */
+	EXPECT_TRUE(zf_reps_enough(quiet, 6, 2.0));	/* [99, 101]: 1% */
+	EXPECT_TRUE(!zf_reps_enough(quiet, 6, 0.5));
+	for (n = 6; n <= 10; n++)
+		EXPECT_TRUE(!zf_reps_enough(noisy, n, 2.0));
+	EXPECT_TRUE(zf_reps_enough(noisy, 10, 25.0));
+	EXPECT_TRUE(!zf_reps_enough(outlier, 6, 0.1));
+	EXPECT_TRUE(zf_reps_enough(outlier, 10, 1.0));	/* [49.9, 50.2] at 10: x(2), x(9) */
 }

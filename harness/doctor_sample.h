@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What doctor samples over time, shared by doctor.c and its probes. */
+#ifndef HZF_DOCTOR_SAMPLE_H
+#define HZF_DOCTOR_SAMPLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "doctor.h"
+
+/* another task found runnable on one of the placement's PUs */
+struct zf_runnable {
+	pid_t pid;
+	int cpu;
+	int seen;			/* in how many of the looks */
+	char comm[32];
+};
+
+#define ZF_DOCTOR_RUNNABLE_MAX 32
+
+struct zf_doctor_sample {
+	unsigned long ms;		/* how long */
+	int stat_err;			/* 0, or why steal_pct could not be had */
+	double steal_pct, idle_pct;	/* of the placement's PUs' time */
+	int scans, scan_err;		/* looks at every task in /proc */
+	int nrunnable;
+	struct zf_runnable runnable[ZF_DOCTOR_RUNNABLE_MAX];
+};
+
+/* every probe of the table into d, in order (doctor_probes.c) */
+void zf_doctor_probes_run(const struct zf_doctor_ctx *ctx, const struct zf_doctor_sample *s,
+			  struct zf_doctor *d);
+/* one look at /proc: every task in state R on one of ctx's PUs, but ctx->self's; -errno */
+int zf_doctor_scan(const struct zf_doctor_ctx *ctx, struct zf_doctor_sample *s);
+
+/* the probes of doctor_cpu.c */
+void zf_doctor_probe_cpufreq(const struct zf_doctor_ctx *ctx, const struct zf_doctor_sample *s,
+			     struct zf_doctor_factor *f);
+void zf_doctor_probe_boost(const struct zf_doctor_ctx *ctx, const struct zf_doctor_sample *s,
+			   struct zf_doctor_factor *f);
+void zf_doctor_probe_smt(const struct zf_doctor_ctx *ctx, const struct zf_doctor_sample *s,
+			 struct zf_doctor_factor *f);
+void zf_doctor_probe_hypervisor(const struct zf_doctor_ctx *ctx, const struct zf_doctor_sample *s,
+				struct zf_doctor_factor *f);
+void zf_doctor_probe_isolation(const struct zf_doctor_ctx *ctx, const struct zf_doctor_sample *s,
+			       struct zf_doctor_factor *f);
+void zf_doctor_probe_clocksource(const struct zf_doctor_ctx *ctx,
+				 const struct zf_doctor_sample *s, struct zf_doctor_factor *f);
+
+/* how every probe reads and speaks (doctor_read.c) */
+void zf_doctor_say(struct zf_doctor_factor *f, enum zf_doctor_status status, const char *fix,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* ROOT/path into buf; -errno */
+int zf_doctor_read(const struct zf_doctor_ctx *ctx, const char *path, char *buf, size_t len);
+/* "cannot read PATH: why", unknown */
+void zf_doctor_unreadable(struct zf_doctor_factor *f, const char *path, int err);
+/* a whole number from a one-value file; -errno, or -EINVAL for anything else */
+int zf_doctor_read_long(const struct zf_doctor_ctx *ctx, const char *path, long *v);
+/* a CPU list file ("0-3,8", "" or "(null)"); *cpus malloc()ed; -errno */
+int zf_doctor_read_cpulist(const struct zf_doctor_ctx *ctx, const char *path, long **cpus,
+			   size_t *n);
+bool zf_doctor_in_list(const long *list, size_t n, long v);
+/* a list from zf_doctor_read_cpulist(), as "0-3,8" */
+void zf_doctor_cpulist_format(const long *list, size_t n, char *out, size_t len);
+
+#endif

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `hzfbench doctor [options]`, and the snapshot a run keeps in meta.json. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "doctor.h"
+#include "doctorcmd.h"
+#include "parse.h"
+
+static const char doctor_usage[] =
+"usage: hzfbench doctor [--json] [--warnings] [--placement P] [--tasks N] [--sample-ms MS]\n"
+"  One line a factor that can skew a timing on this machine: ok, warn (with\n"
+"  the command that fixes it) or unknown (could not be read). The PUs looked\n"
+"  at are those the placement gives the tasks (default: compact, every PU).\n"
+"  --json              the same as a JSON object\n"
+"  --warnings          only the warnings, one line each (run.sh prints these)\n"
+"  --placement P       compact, scatter, node:N, cpus:LIST, none (every PU)\n"
+"  --tasks N           the first N PUs of the placement\n"
+"  --sample-ms MS      steal time and other runnable tasks sampled this long\n"
+"                      (default 200)\n"
+"  Files are read under $HZF_SYSROOT when it is set (a fabricated /proc and /sys).\n";
+
+const char *zf_doctor_root(void)
+{
+	const char *root = getenv("HZF_SYSROOT");
+
+	return root ? root : "";
+}
+
+int zf_doctor_cpus(struct zf_topo *topo, const struct zf_plan *plans, size_t nplans,
+		   int **cpus, int *n)
+{
+	int *list = malloc((topo->pus > 0 ? topo->pus : 1) * sizeof(*list)), k = 0;
+	bool every = false;
+	size_t p;
+	int t, i;
+
+	if (!list)
+		return -ENOMEM;
+	for (p = 0; p < nplans && !every; p++) {
+		for (t = 0; t < plans[p].ntasks && !every; t++) {
+			int pu = plans[p].pu[t];
+
+			every = pu < 0;
+			for (i = 0; i < k && list[i] != pu; i++)
+				;
+			if (!every && i == k && k < topo->pus)
+				list[k++] = pu;
+		}
+	}
+	if (every || !k) {	/* unbound tasks may run anywhere */
+		hwloc_obj_t pu = NULL;
+
+		k = 0;
+		while ((pu = hwloc_get_next_obj_by_type(topo->t, HWLOC_OBJ_PU, pu)) && k < topo->pus)
+			list[k++] = (int)pu->os_index;
+	}
+	*cpus = list;
+	*n = k;
+	return 0;
+}
+
+int zf_doctor_snapshot(struct zf_topo *topo, const struct zf_plan *plans, size_t nplans,
+		       unsigned long sample_ms, struct zf_doctor *d)
+{
+	struct zf_doctor_ctx ctx = { .root = zf_doctor_root(), .sample_ms = sample_ms,
+				     .privileged = geteuid() == 0, .self = getpid() };
+	int *cpus, n, err = zf_doctor_cpus(topo, plans, nplans, &cpus, &n);
+
+	if (err)
+		return err;
+	ctx.cpus = cpus;
+	ctx.ncpus = n;
+	ctx.cpuid = !ctx.root[0] && topo->thissystem;
+	zf_doctor_run(&ctx, d);
+	free(cpus);
+	return 0;
+}
+
+int zf_doctor_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' }, { "warnings", no_argument, NULL, 'w' },
+		{ "placement", required_argument, NULL, 'p' },
+		{ "tasks", required_argument, NULL, 't' },
+		{ "sample-ms", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	const char *placement = "compact", *tasks = NULL, *why;
+	unsigned long sample_ms = 200, ntasks = 0;
+	bool json = false, warnings = false;
+	struct zf_doctor *d = NULL;
+	struct zf_topo topo;
+	struct zf_plan plan;
+	char reason[512];
+	int c, err;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = true; break;
+		case 'w': warnings = true; break;
+		case 'p':
+			if (zf_placement_check(optarg, &why))
+				return zf_bad_value("--placement", optarg, why);
+			placement = optarg;
+			break;
+		case 't': tasks = optarg; break;
+		case 's':
+			if (zf_parse_num_opt("--sample-ms", optarg, 1, 60000, &sample_ms))
+				return 2;
+			break;
+		case 'h': printf("%s", doctor_usage); return 0;
+		default: return zf_opt_unknown("doctor", argv);
+		}
+	}
+	if (zf_opt_no_operands("doctor", argc, argv))
+		return 2;
+	if (json && warnings) {
+		fprintf(stderr, "hzfbench: doctor: --json and --warnings: one or the other\n");
+		return 2;
+	}
+	if (tasks && zf_parse_num_opt("--tasks", tasks, 1, 4096, &ntasks))
+		return 2;
+	if (zf_topo_open(&topo, NULL, reason, sizeof(reason))) {
+		fprintf(stderr, "hzfbench: doctor: %s\n", reason);
+		return 1;
+	}
+	if (!ntasks) {
+		int cap = zf_placement_capacity(&topo, placement, reason, sizeof(reason));
+
+		if (cap < 0) {
+			zf_topo_close(&topo);
+			return zf_bad_value("--placement", placement, reason);
+		}
+		ntasks = cap ? cap : 1;
+	}
+	if (zf_plan_make(&topo, placement, (int)ntasks, &plan, reason, sizeof(reason))) {
+		zf_topo_close(&topo);
+		fprintf(stderr, "hzfbench: --tasks: %lu: %s\n", ntasks, reason);
+		return 2;
+	}
+	d = malloc(sizeof(*d));
+	err = d ? zf_doctor_snapshot(&topo, &plan, 1, sample_ms, d) : -ENOMEM;
+	zf_plan_free(&plan);
+	zf_topo_close(&topo);
+	if (err) {
+		fprintf(stderr, "hzfbench: doctor: %s\n", strerror(-err));
+		free(d);
+		return 1;
+	}
+	if (json) {
+		struct zf_buf b = { 0 };
+
+		zf_doctor_json(d, &b);
+		if (b.oom)
+			err = -ENOMEM;
+		else
+			printf("%s\n", b.text);
+		zf_buf_free(&b);
+	} else {
+		zf_doctor_print(d, stdout, warnings);
+	}
+	free(d);
+	return err ? 1 : 0;
+}

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# Trustworthy numbers: hzfbench doctor on this machine, the overlap and
+# CPU/wall of a run with a CPU hog beside one task and without, --reps auto
+# stopping on a quiet configuration, --sched and --tag.
+# Ends with "trust: N passed, N failed, N skipped".
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+json=$build/jsoncheck
+
+# --- doctor: every factor, the ones this machine can tell read as they are ---
+if $bin doctor --sample-ms 100 >"$tmp/doc" 2>"$tmp/err" &&
+	[ "$(grep -cE '^[a-z_]+ +(ok|warn|unknown) ' "$tmp/doc")" = 12 ] &&
+	grep -qE '^[0-9]+ ok, [0-9]+ warn, [0-9]+ unknown$' "$tmp/doc" && [ ! -s "$tmp/err" ]; then
+	ok "doctor: exit 0, twelve factors, one line each"
+else
+	fail "doctor: exit 0, twelve factors" "$(cat "$tmp/doc" "$tmp/err")"
+fi
+# what the doctor says of each file must be what the file says
+thp=/sys/kernel/mm/transparent_hugepage
+if [ -r $thp/enabled ]; then
+	en=$(sed -E 's/.*\[(.*)\].*/\1/' $thp/enabled)
+	df=$(sed -E 's/.*\[(.*)\].*/\1/' $thp/defrag)
+	if grep -qE "^thp +(ok|warn) +enabled $en, defrag $df, use_zero_page $(cat $thp/use_zero_page)" \
+		"$tmp/doc"; then
+		ok "doctor: THP read as sysfs has it (enabled $en, defrag $df)"
+	else
+		fail "doctor: THP read as sysfs has it" "$(grep ^thp "$tmp/doc")"
+	fi
+else
+	skip "doctor: THP" "no $thp"
+fi
+if [ -r /proc/sys/kernel/numa_balancing ]; then
+	nb=$(cat /proc/sys/kernel/numa_balancing)
+	want=ok
+	[ "$nb" -gt 0 ] && want=warn
+	if grep -qE "^numa_balancing +$want +$nb" "$tmp/doc"; then
+		ok "doctor: numa_balancing $nb read as $want"
+	else
+		fail "doctor: numa_balancing $nb" "$(grep ^numa_balancing "$tmp/doc")"
+	fi
+elif grep -qE '^numa_balancing +unknown +cannot read' "$tmp/doc"; then
+	ok "doctor: numa_balancing unknown where the kernel has no such sysctl"
+else
+	fail "doctor: numa_balancing unknown where absent" "$(grep ^numa_balancing "$tmp/doc")"
+fi
+if ! compgen -G '/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor' >/dev/null; then
+	if grep -qE '^cpufreq +unknown +no cpufreq for PUs' "$tmp/doc"; then
+		ok "doctor: cpufreq unknown where the machine has none (never ok)"
+	else
+		fail "doctor: cpufreq unknown where absent" "$(grep ^cpufreq "$tmp/doc")"
+	fi
+else
+	skip "doctor: cpufreq unknown" "this machine has cpufreq"
+fi
+if grep -qw hypervisor /proc/cpuinfo; then
+	if grep -qE '^hypervisor +warn +[^ ].*the hypervisor flag is set' "$tmp/doc" &&
+		! grep -qE '^hypervisor +warn +unnamed' "$tmp/doc"; then
+		ok "doctor: the hypervisor named: $(grep ^hypervisor "$tmp/doc" | sed -E 's/ +/ /g' | cut -c1-60)"
+	else
+		fail "doctor: the hypervisor named" "$(grep ^hypervisor "$tmp/doc")"
+	fi
+else
+	skip "doctor: the hypervisor named" "bare metal"
+fi
+if grep -qE '^steal +(ok|warn) +[0-9]+\.[0-9]+% of PUs' "$tmp/doc"; then
+	ok "doctor: steal time over the sample: $(grep ^steal "$tmp/doc" | sed -E 's/ +/ /g' | cut -d' ' -f3-4)"
+else
+	fail "doctor: steal time measured" "$(grep ^steal "$tmp/doc")"
+fi
+if $bin doctor --json --sample-ms 50 >"$tmp/doc.json" && $json "$tmp/doc.json" >/dev/null &&
+	[ "$($json "$tmp/doc.json" ok)" -ge 1 ] &&
+	grep -q '"name": "steal", "status": "' "$tmp/doc.json"; then
+	ok "doctor --json parses, the same factors"
+else
+	fail "doctor --json parses" "$(head -c 400 "$tmp/doc.json")"
+fi
+
+# --- the overlap and CPU/wall: a hog on one task's CPU, then none ---
+if [ "$(nproc)" -lt 2 ]; then
+	skip "a CPU hog beside one of two tasks" "one CPU"
+else
+	# the plan's table: a "task pu core package node" header, then a row a task
+	pus=$($bin topo --placement compact --tasks 2 | awk 'f {printf "%s%s", n++ ? "," : "", $2} /^ *task +pu/ {f = 1}')
+	hog_pu=${pus#*,}
+	taskset -c "${hog_pu:-1}" sh -c 'while :; do :; done' &
+	hog=$!
+	sleep 0.3
+	$bin doctor --warnings --placement compact --tasks 2 --sample-ms 200 >"$tmp/hogdoc"
+	# anything runnable there but the hog: a busy machine, where no task can be held to 0.9
+	others=$(grep '^doctor: warn load:' "$tmp/hogdoc" | grep -o 'pid [0-9]*' | grep -vcx "pid $hog")
+	$bin run --strategy persistent --tasks 2 --reps 3 --min-ms 100 --events none --quiet \
+		--out "$tmp/hog" >"$tmp/log" 2>&1
+	rc=$?
+	kill "$hog"
+	wait "$hog" 2>/dev/null
+	# every repetition flagged, task 1 preempted (CPU/wall about 0.5), task 0 not
+	if [ "$rc" -eq 0 ] && [ "$(awk -F, 'NR > 1 && $NF ~ /cpu_wall/' "$tmp/hog/samples.csv" | wc -l)" = 3 ] &&
+		awk -F, 'NR > 1 && $9 == 1 && $(NF - 5) >= 0.75 { exit 1 }' "$tmp/hog/tasks.csv" &&
+		{ [ "$others" -gt 0 ] ||
+		  awk -F, 'NR > 1 && $9 == 0 && $(NF - 5) < 0.9 { exit 1 }' "$tmp/hog/tasks.csv"; } &&
+		grep -q 'warning: 3 of 3 repetitions did not run every task together' "$tmp/log" &&
+		grep -qE ',3,[0-9.]*,[0-9.]*,[0-9.]*,$' "$tmp/hog/summary.csv" &&
+		grep -q '^doctor: warn load: .*runnable on PUs' "$tmp/hogdoc"; then
+		ok "a hog on PU $hog_pu (of $pus): every repetition flagged, its task's CPU/wall $(awk -F, 'NR == 3 {print $(NF - 5)}' "$tmp/hog/tasks.csv"), the doctor names it"
+	else
+		fail "a hog on one task's PU flags every repetition" "$(cat "$tmp/log" "$tmp/hogdoc")" \
+			"$(cut -d, -f8,9,24- "$tmp/hog/tasks.csv")"
+	fi
+	# without it: both tasks on their CPUs (overlap moves with a VM's vCPU speeds, CPU/wall not)
+	$bin doctor --warnings --placement compact --tasks 2 --sample-ms 200 >"$tmp/quietdoc"
+	if grep -q '^doctor: warn load:' "$tmp/quietdoc"; then
+		skip "without the hog: every task on its CPU" "other tasks run on PUs $pus: $(grep '^doctor: warn load:' "$tmp/quietdoc" | cut -c1-120)"
+	elif $bin run --strategy persistent --tasks 2 --reps 3 --min-ms 100 --events none --quiet \
+		--out "$tmp/nohog" >"$tmp/log" 2>&1 &&
+		awk -F, 'NR > 1 && $(NF - 5) < 0.9 { bad++ } END { exit bad > 1 }' "$tmp/nohog/tasks.csv"; then
+		ok "without the hog: every task's CPU/wall at 0.9 or more (one slip allowed on a shared host)"
+	else
+		fail "without the hog: tasks on their CPUs" "$(cut -d, -f8,9,24- "$tmp/nohog/tasks.csv")"
+	fi
+fi
+
+# --- --reps auto on a quiet configuration ---
+if $bin run --strategy persistent --reps auto --max-reps 30 --target-ci 5 --min-ms 100 \
+	--events none --quiet --out "$tmp/auto" >"$tmp/log" 2>&1 &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+		NR == 2 { exit !($c["reps"] >= 6 && $c["reps"] < 30 && $c["ci95_pct"] <= 5 &&
+				 $c["ci95_lo"] <= $c["ns_per_fault_median"] &&
+				 $c["ns_per_fault_median"] <= $c["ci95_hi"]) }' "$tmp/auto/summary.csv" &&
+	grep -q '"reps": "auto", "max_reps": 30, "target_ci_pct": 5' "$tmp/auto/meta.json"; then
+	ok "--reps auto stopped at $(awk -F, 'NR == 2 {print $8}' "$tmp/auto/summary.csv") of 30 with the median's interval within ±5%"
+else
+	fail "--reps auto stops before --max-reps" "$(cat "$tmp/log")" "$(cat "$tmp/auto/summary.csv")"
+fi
+
+# --- --sched and --tag ---
+if [ "$(id -u)" -ne 0 ]; then
+	if ! $bin run --sched fifo --out "$tmp/sched" --quiet 2>"$tmp/err" &&
+		grep -q -- '--sched: fifo:1: Operation not permitted' "$tmp/err"; then
+		ok "--sched fifo refused to a user, in one line"
+	else
+		fail "--sched fifo refused to a user" "$(cat "$tmp/err")"
+	fi
+else
+	if $bin sweep --strategies persistent --tasks 1,2 --task-kinds thread,process --reps 1 \
+		--min-ms 20 --sched fifo:10 --tag "slide 3: fifo, 2 tasks" --events none --quiet \
+		--out "$tmp/sched" >"$tmp/log" 2>&1 &&
+		[ "$(awk -F, 'NR > 1 && $NF != "fifo"' "$tmp/sched/tasks.csv" | wc -l)" = 0 ] &&
+		[ "$(wc -l <"$tmp/sched/tasks.csv")" = 7 ] &&
+		[ "$($json "$tmp/sched/meta.json" tag)" = "slide 3: fifo, 2 tasks" ] &&
+		[ "$($json "$tmp/sched/meta.json" options.sched)" = "fifo:10" ] &&
+		[ "$(grep -c ',"slide 3: fifo, 2 tasks"$' "$tmp/sched/summary.csv")" = 4 ]; then
+		ok "--sched fifo:10: every task ran SCHED_FIFO (threads and processes), the tag in meta.json and summary.csv"
+	else
+		fail "--sched fifo and --tag" "$(cat "$tmp/log")" "$(cut -d, -f8,9,30- "$tmp/sched/tasks.csv")"
+	fi
+fi
+# Ctrl-C in a real-time run: the tasks end with it, none is left spinning at fifo
+if [ "$(id -u)" -eq 0 ]; then
+	# a background job starts with SIGINT ignored; perl puts the default back
+	perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' "$bin" sweep --strategies persistent \
+		--tasks 2 --task-kinds process --reps 50 --min-ms 100 --sched fifo --events none \
+		--quiet --out "$tmp/sigsched" >/dev/null 2>"$tmp/err" &
+	pid=$!
+	sleep 1.5
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	sleep 0.2
+	if [ "$rc" = 130 ] && ! pgrep -f -- "--out $tmp/sigsched" >/dev/null &&
+		grep -q 'SIGINT: stopped' "$tmp/err" && ! meta_complete "$tmp/sigsched"; then
+		ok "SIGINT to a --sched fifo sweep: exit 130, no task left running"
+	else
+		fail "SIGINT to a --sched fifo sweep" "rc=$rc" "$(cat "$tmp/err")" "$(pgrep -af -- "$tmp/sigsched")"
+	fi
+else
+	skip "SIGINT to a --sched fifo sweep" "not root"
+fi
+if $bin run --strategy persistent --reps 1 --min-ms 20 --events none --quiet \
+	--out "$tmp/plain" >/dev/null 2>&1 &&
+	[ "$(awk -F, 'NR > 1 {print $NF}' "$tmp/plain/tasks.csv")" = other ] &&
+	[ "$($json "$tmp/plain/meta.json" tag)" = null ] &&
+	[ "$($json "$tmp/plain/meta.json" options.sched)" = inherited ] &&
+	$json "$tmp/plain/meta.json" doctor.factors >/dev/null; then
+	ok "without --sched: the policy inherited (other), no tag, the doctor's snapshot in meta.json"
+else
+	fail "without --sched" "$(cut -d, -f8,9,30- "$tmp/plain/tasks.csv")" "$(head -c 300 "$tmp/plain/meta.json")"
+fi
+
+finish trust

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Each doctor probe on fabricated /proc and /sys trees: the file present
+ * (ok, and warn with its fix), absent, and unreadable (a directory where the
+ * file should be: root reads any file, but read() of a directory fails).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../harness/cpustat.h"
+#include "../../harness/doctor.h"
+#include "../../harness/doctor_sample.h"
+#include "../../harness/json.h"
+#include "test.h"
+
+struct tree {
+	char root[64];
+};
+
+static void tree_make(struct tree *t)
+{
+	snprintf(t->root, sizeof(t->root), "/tmp/hzf-doctor-XXXXXX");
+	if (!mkdtemp(t->root))
+		t->root[0] = '\0';
+}
+
+static void tree_free(struct tree *t)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->root);
+	if (t->root[0] && system(cmd))
+		fprintf(stderr, "  could not remove %s\n", t->root);
+}
+
+/* ROOT/rel := text, folders made as needed; text NULL: a folder (unreadable as a file) */
+static void put(struct tree *t, const char *rel, const char *text)
+{
+	char path[512], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", t->root, rel);
+	for (slash = strchr(path + strlen(t->root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0755);
+		*slash = '/';
+	}
+	if (!text) {
+		mkdir(path, 0755);
+		return;
+	}
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* ROOT/rel removed: a file, or an empty folder */
+static void drop(struct tree *t, const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s%s", t->root, rel);
+	remove(path);
+}
+
+/* run one probe against the tree for PUs cpus */
+static void probe(struct tree *t, const char *name, const int *cpus, int ncpus,
+		  bool privileged, struct zf_doctor_factor *f)
+{
+	struct zf_doctor_ctx ctx = { .root = t->root, .cpus = cpus, .ncpus = ncpus,
+				     .sample_ms = 10, .privileged = privileged, .self = -1 };
+	struct zf_doctor_sample *s = zf_doctor_sample(&ctx);
+
+	memset(f, 0, sizeof(*f));
+	zf_doctor_probe(name)(&ctx, s, f);
+	zf_doctor_sample_free(s);
+}
+
+static const int cpu01[] = { 0, 1 };
+
+TEST(doctor_cpufreq_governors_driver_absent_and_unreadable)
+{
+	struct zf_doctor_factor f;
+	struct tree t = { "" };
+
+	tree_make(&t);
+	ASSERT_TRUE(t.root[0]);
+	probe(&t, "cpufreq", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
+	EXPECT_TRUE(strstr(f.value, "no cpufreq for PUs 0-1") != NULL);
+	put(&t, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n");
+	put(&t, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver", "acpi-cpufreq\n");
+	put(&t, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "performance\n");
+	put(&t, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_driver", "acpi-cpufreq\n");
+	probe(&t, "cpufreq", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
+	EXPECT_STREQ(f.value, "driver acpi-cpufreq on PUs 0-1; governor performance on PUs 0-1");
+	EXPECT_STREQ(f.fix, "");
+	put(&t, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "schedutil\n");
+	probe(&t, "cpufreq", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
+	EXPECT_TRUE(strstr(f.value, "governor schedutil on PUs 1") != NULL);
+	EXPECT_STREQ(f.fix, "cpupower -c 0-1 frequency-set -g performance");
+	/* one PU's file unreadable, the other's performance: not ok */
+	drop(&t, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor");
+	put(&t, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", NULL);
+	probe(&t, "cpufreq", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
+	EXPECT_TRUE(strstr(f.value, "no cpufreq on PUs 1") != NULL);
+	tree_free(&t);
+}
+
+TEST(doctor_boost_global_intel_per_policy_and_none)
+{
+	struct zf_doctor_factor f;
+	struct tree t = { "" };
+
+	tree_make(&t);
+	ASSERT_TRUE(t.root[0]);
+	probe(&t, "boost", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
+	put(&t, "/sys/devices/system/cpu/cpu0/cpufreq/boost", "1\n");
+	put(&t, "/sys/devices/system/cpu/cpu1/cpufreq/boost", "0\n");
+	probe(&t, "boost", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
+	EXPECT_TRUE(strstr(f.value, "on for 1 of 2 PUs") != NULL);
+	put(&t, "/sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
+	probe(&t, "boost", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
+	put(&t, "/sys/devices/system/cpu/intel_pstate/no_turbo", "0\n");
+	probe(&t, "boost", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
+	EXPECT_STREQ(f.fix, "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo");
+	put(&t, "/sys/devices/system/cpu/cpufreq/boost", "1\n");
+	probe(&t, "boost", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
+	EXPECT_STREQ(f.fix, "echo 0 > /sys/devices/system/cpu/cpufreq/boost");
+	put(&t, "/sys/devices/system/cpu/cpufreq/boost", "0\n");
+	probe(&t, "boost", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
+	tree_free(&t);
+}
+
+TEST(doctor_smt_siblings_in_the_placement)
+{
+	static const int cpu02[] = { 0, 2 };
+	struct zf_doctor_factor f;
+	struct tree t = { "" };
+
+	tree_make(&t);
+	ASSERT_TRUE(t.root[0]);
+	probe(&t, "smt", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
+	put(&t, "/sys/devices/system/cpu/smt/active", NULL);
+	probe(&t, "smt", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
+	EXPECT_TRUE(strstr(f.value, "Is a directory") != NULL);
+	drop(&t, "/sys/devices/system/cpu/smt/active");
+	put(&t, "/sys/devices/system/cpu/smt/active", "0\n");
+	probe(&t, "smt", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
+	put(&t, "/sys/devices/system/cpu/smt/active", "1\n");
+	put(&t, "/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "0-1\n");
+	put(&t, "/sys/devices/system/cpu/cpu1/topology/thread_siblings_list", "0-1\n");
+	put(&t, "/sys/devices/system/cpu/cpu2/topology/thread_siblings_list", "2-3\n");
+	probe(&t, "smt", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
+	EXPECT_TRUE(strstr(f.value, "PUs 0 and 1 of the placement share a core") != NULL);
+	probe(&t, "smt", cpu02, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
+	tree_free(&t);
+}
+
+TEST(doctor_hypervisor_flag_names_and_absence)
+{
+	struct zf_doctor_factor f;
+	struct tree t = { "" };
+
+	tree_make(&t);
+	ASSERT_TRUE(t.root[0]);
+	probe(&t, "hypervisor", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
+	put(&t, "/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu vme sse2 hypervisor lahf_lm\n");
+	put(&t, "/sys/class/dmi/id/sys_vendor", "QEMU\n");
+	put(&t, "/sys/class/dmi/id/product_name", "Standard PC (Q35 + ICH9, 2009)\n");
+	probe(&t, "hypervisor", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
+	EXPECT_TRUE(strstr(f.value, "QEMU Standard PC") != NULL);
+	EXPECT_TRUE(f.fix[0] != '\0');
+	/* "hypervisor" inside another flag's name is not the flag */
+	put(&t, "/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu vme hypervisorx sse2\n");
+	probe(&t, "hypervisor", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
+	put(&t, "/proc/cpuinfo", "processor\t: 0\nFeatures\t: fp asimd\n");
+	probe(&t, "hypervisor", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
+	put(&t, "/sys/hypervisor/type", "xen\n");
+	probe(&t, "hypervisor", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
+	EXPECT_TRUE(strstr(f.value, "xen (/sys/hypervisor/type)") != NULL);
+	tree_free(&t);
+}
+
+TEST(doctor_thp_enabled_defrag_zero_page)
+{
+	struct zf_doctor_factor f;
+	struct tree t = { "" };
+
+	tree_make(&t);
+	ASSERT_TRUE(t.root[0]);
+	probe(&t, "thp", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
+	put(&t, "/sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+	put(&t, "/sys/kernel/mm/transparent_hugepage/defrag",
+	    "always defer defer+madvise [madvise] never\n");
+	put(&t, "/sys/kernel/mm/transparent_hugepage/use_zero_page", "1\n");
+	probe(&t, "thp", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
+	EXPECT_TRUE(!strncmp(f.value, "enabled madvise, defrag madvise, use_zero_page 1", 48));
+	put(&t, "/sys/kernel/mm/transparent_hugepage/use_zero_page", "0\n");
+	probe(&t, "thp", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
+	EXPECT_STREQ(f.fix, "echo 1 > /sys/kernel/mm/transparent_hugepage/use_zero_page");
+	put(&t, "/sys/kernel/mm/transparent_hugepage/enabled", "always madvise [never]\n");
+	probe(&t, "thp", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
+	EXPECT_TRUE(strstr(f.value, "enabled never") != NULL);
+	tree_free(&t);
+}
+
+TEST(doctor_sysctls_numa_balancing_paranoid_nmi_watchdog)
+{
+	struct zf_doctor_factor f;
+	struct tree t = { "" };
+
+	tree_make(&t);
+	ASSERT_TRUE(t.root[0]);
+	probe(&t, "numa_balancing", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
+	EXPECT_TRUE(strstr(f.value, "/proc/sys/kernel/numa_balancing") != NULL);
+	put(&t, "/proc/sys/kernel/numa_balancing", "1\n");
+	probe(&t, "numa_balancing", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
+	EXPECT_STREQ(f.fix, "sysctl -w kernel.numa_balancing=0");
+	put(&t, "/proc/sys/kernel/numa_balancing", "0\n");
+	probe(&t, "numa_balancing", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
+	put(&t, "/proc/sys/kernel/numa_balancing", "zero\n");
+	probe(&t, "numa_balancing", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
+
+	put(&t, "/proc/sys/kernel/perf_event_paranoid", "2\n");
+	probe(&t, "perf_event_paranoid", cpu01, 2, false, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
+	EXPECT_STREQ(f.fix, "sysctl -w kernel.perf_event_paranoid=1");
+	probe(&t, "perf_event_paranoid", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
+	EXPECT_STREQ(f.value, "2 (root: not limited by it)");
+
+	put(&t, "/proc/sys/kernel/nmi_watchdog", NULL);
+	probe(&t, "nmi_watchdog", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
+	drop(&t, "/proc/sys/kernel/nmi_watchdog");
+	put(&t, "/proc/sys/kernel/nmi_watchdog", "1\n");
+	probe(&t, "nmi_watchdog", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
+	EXPECT_STREQ(f.fix, "sysctl -w kernel.nmi_watchdog=0");
+	tree_free(&t);
+}
+
+TEST(doctor_isolation_and_clocksource)
+{
+	static const int cpu1[] = { 1 };
+	struct zf_doctor_factor f;
+	struct tree t = { "" };
+
+	tree_make(&t);
+	ASSERT_TRUE(t.root[0]);
+	probe(&t, "isolation", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
+	put(&t, "/sys/devices/system/cpu/isolated", "1-3\n");
+	put(&t, "/sys/devices/system/cpu/nohz_full", "(null)\n");
+	probe(&t, "isolation", cpu1, 1, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
+	EXPECT_TRUE(strstr(f.value, "isolated 1-3, nohz_full none") != NULL);
+	probe(&t, "isolation", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
+	EXPECT_TRUE(strstr(f.value, "PUs 0 not isolated") != NULL);
+	EXPECT_TRUE(strstr(f.fix, "isolcpus=0 ") != NULL);
+
+	probe(&t, "clocksource", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
+	put(&t, "/sys/devices/system/clocksource/clocksource0/current_clocksource", "tsc\n");
+	probe(&t, "clocksource", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
+	put(&t, "/sys/devices/system/clocksource/clocksource0/current_clocksource", "hpet\n");
+	put(&t, "/sys/devices/system/clocksource/clocksource0/available_clocksource",
+	    "tsc hpet acpi_pm \n");
+	probe(&t, "clocksource", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
+	EXPECT_STREQ(f.fix, "echo tsc > /sys/devices/system/clocksource/clocksource0/current_clocksource");
+	tree_free(&t);
+}
+
+/* a /proc/PID/task/TID/stat line: state and last CPU (field 39) as given */
+static void put_task(struct tree *t, int pid, const char *comm, char state, int cpu)
+{
+	char rel[128], text[512];
+
+	snprintf(rel, sizeof(rel), "/proc/%d/task/%d/stat", pid, pid);
+	snprintf(text, sizeof(text), "%d (%s) %c 1 %d %d 0 -1 4194560 100 0 0 0 50 5 0 0 20 0 1 0 "
+		 "1000 10000000 300 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 %d 0 0 0 0 0\n",
+		 pid, comm, state, pid, pid, cpu);
+	put(t, rel, text);
+}
+
+TEST(doctor_load_names_a_task_runnable_on_the_placement)
+{
+	static const int cpu1[] = { 1 };
+	struct zf_doctor_factor f;
+	struct tree t = { "" };
+
+	tree_make(&t);
+	ASSERT_TRUE(t.root[0]);
+	probe(&t, "load", cpu01, 2, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
+	put(&t, "/proc/loadavg", "1.02 0.50 0.20 2/300 4242\n");
+	put_task(&t, 4242, "sh) (hog", 'R', 1);
+	put_task(&t, 4243, "sleeper", 'S', 1);
+	put_task(&t, 4244, "elsewhere", 'R', 0);
+	probe(&t, "load", cpu1, 1, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
+	EXPECT_TRUE(strstr(f.value, "load average 1.02") != NULL);
+	EXPECT_TRUE(strstr(f.value, "sh) (hog (pid 4242, PU 1)") != NULL);
+	EXPECT_TRUE(strstr(f.value, "sleeper") == NULL && strstr(f.value, "elsewhere") == NULL);
+	put_task(&t, 4242, "sh) (hog", 'S', 1);
+	probe(&t, "load", cpu1, 1, true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
+	tree_free(&t);
+}
+
+TEST(doctor_steal_from_two_proc_stat_texts)
+{
+	static const char a[] = "cpu  100 0 100 700 0 0 0 100 0 0\n"
+				"cpu0 50 0 50 350 0 0 0 50 0 0\ncpu1 50 0 50 350 0 0 0 50 0 0\n";
+	static const char b[] = "cpu  200 0 200 1300 100 0 0 200 0 0\n"
+				"cpu0 100 0 100 650 50 0 0 100 0 0\ncpu1 100 0 100 650 50 0 0 100 0 0\n";
+	static const char old[] = "cpu  100 0 100 700\ncpu0 100 0 100 700\n";
+	struct zf_cpustat x, y, z;
+	double steal, idle;
+	int cpu1[] = { 1 }, cpu7[] = { 7 };
+
+	ASSERT_EQ(zf_cpustat_parse(a, &x), 0);
+	ASSERT_EQ(zf_cpustat_parse(b, &y), 0);
+	EXPECT_EQ(x.ncpus, 2);
+	EXPECT_EQ(zf_cpustat_share(&x, &y, NULL, 0, &steal, &idle), 0);
+	EXPECT_TRUE(fabs(steal - 10.0) < 1e-9);	/* 100 of 1000 ticks */
+	EXPECT_TRUE(fabs(idle - 70.0) < 1e-9);	/* idle 600 + iowait 100 */
+	EXPECT_EQ(zf_cpustat_share(&x, &y, cpu1, 1, &steal, &idle), 0);
+	EXPECT_TRUE(fabs(steal - 10.0) < 1e-9);
+	EXPECT_EQ(zf_cpustat_share(&x, &y, cpu7, 1, &steal, &idle), -ENOENT);
+	EXPECT_EQ(zf_cpustat_share(&x, &x, NULL, 0, &steal, &idle), -ENODATA);
+	EXPECT_TRUE(isnan(steal));
+	/* a kernel without the steal field: idle said, steal not */
+	ASSERT_EQ(zf_cpustat_parse(old, &z), 0);
+	EXPECT_EQ(zf_cpustat_share(&z, &y, NULL, 0, &steal, &idle), -ENODATA);
+	EXPECT_TRUE(isnan(steal) && !isnan(idle));
+	zf_cpustat_free(&z);
+	EXPECT_EQ(zf_cpustat_parse("intr 5\ncpu0 1 2 3 4\n", &z), -EINVAL);
+	EXPECT_TRUE(z.cpu == NULL);
+	zf_cpustat_free(&x);
+	zf_cpustat_free(&y);
+}
+
+TEST(doctor_steal_unknown_when_no_time_passed_and_json_parses)
+{
+	static const char stat[] = "cpu  1 0 1 7 0 0 0 1 0 0\ncpu0 1 0 1 7 0 0 0 1 0 0\n";
+	struct zf_doctor_ctx ctx = { .cpus = cpu01, .ncpus = 1, .sample_ms = 10, .self = -1 };
+	struct zf_doctor *d = calloc(1, sizeof(*d));
+	struct zf_buf b = { 0 };
+	char out[64];
+	struct tree t = { "" };
+	int i;
+
+	ASSERT_TRUE(d != NULL);
+	tree_make(&t);
+	ASSERT_TRUE(t.root[0]);
+	put(&t, "/proc/stat", stat);	/* a fabricated file does not move */
+	ctx.root = t.root;
+	zf_doctor_run(&ctx, d);
+	EXPECT_EQ(d->n, 12);
+	for (i = 0; i < d->n; i++) {
+		if (!strcmp(d->f[i].name, "steal")) {
+			EXPECT_EQ(d->f[i].status, ZF_DOCTOR_UNKNOWN);
+		} else {
+			/* nothing else is in the tree: never ok for what could not be read */
+			EXPECT_TRUE(d->f[i].status != ZF_DOCTOR_OK);
+		}
+	}
+	zf_doctor_json(d, &b);
+	ASSERT_TRUE(b.text != NULL);
+	EXPECT_EQ(zf_json_validate(b.text), 0);
+	EXPECT_EQ(zf_json_get(b.text, "cpus", out, sizeof(out)), 0);
+	EXPECT_STREQ(out, "0");
+	EXPECT_EQ(zf_json_get(b.text, "ok", out, sizeof(out)), 0);
+	EXPECT_STREQ(out, "0");
+	zf_buf_free(&b);
+	free(d);
+	tree_free(&t);
+}
+
+TEST(proc_stat_state_and_cpulist_format)
+{
+	char comm[32], state, list[64];
+	int cpu;
+	static const int cpus[] = { 8, 0, 1, 2, 3, 2, 10 };
+
+	EXPECT_EQ(zf_proc_stat_state("1 (a) b) R 0 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5 0 0 0 0 "
+				     "0 0 0 0 0 0 0 0 0 0 0 0 3 0", &state, &cpu, comm,
+				     sizeof(comm)), 0);
+	EXPECT_EQ(state, 'R');
+	EXPECT_EQ(cpu, 3);
+	EXPECT_STREQ(comm, "a) b");
+	EXPECT_EQ(zf_proc_stat_state("1 (short) R 0 1", &state, &cpu, comm, sizeof(comm)), -EINVAL);
+	EXPECT_EQ(zf_proc_stat_state("no parens", &state, &cpu, comm, sizeof(comm)), -EINVAL);
+	zf_cpulist_format(cpus, 7, list, sizeof(list));
+	EXPECT_STREQ(list, "0-3,8,10");
+	zf_cpulist_format(cpus, 0, list, sizeof(list));
+	EXPECT_STREQ(list, "none");
+}
