@@ -160,17 +160,25 @@ zf_zap_loop(struct zf_pass *p, zf_put_fn put)
 	st->zaps += zaps;
 }
 
-/* the fault and zap loops of strategy `name`, with get/put inlined */
+/*
+ * The fault and zap loops of strategy `name`, with get/put inlined. Each
+ * starts on a 64-byte boundary, so that its loop sits the same way in the
+ * instruction fetch windows whatever else the binary holds: at 16-byte
+ * alignment, a harness change that moved these functions by 32 bytes took
+ * mmflag from 0.57 to 0.85 ns a fault and persistent from 0.50 to 0.42 on
+ * the same machine in alternating runs.
+ */
+#define ZF_LOOP_ALIGN	__attribute__((aligned(64)))
 #define ZF_DEFINE_PASSES(name, get_fn, put_fn)				\
-	static void name##_fault_pass(struct zf_pass *p)		\
+	static ZF_LOOP_ALIGN void name##_fault_pass(struct zf_pass *p)	\
 	{								\
 		zf_fault_loop(p, get_fn);				\
 	}								\
-	static void name##_kernel_fault_pass(struct zf_pass *p)		\
+	static ZF_LOOP_ALIGN void name##_kernel_fault_pass(struct zf_pass *p) \
 	{								\
 		zf_kernel_fault_loop(p, get_fn);			\
 	}								\
-	static void name##_zap_pass(struct zf_pass *p)			\
+	static ZF_LOOP_ALIGN void name##_zap_pass(struct zf_pass *p)	\
 	{								\
 		zf_zap_loop(p, put_fn);					\
 	}
