@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* libnuma placement: see numa.h. */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <numa.h>
@@ -59,4 +61,63 @@ int zf_numa_node_of(const void *addr)
 	if (get_mempolicy(&node, NULL, 0, (void *)addr, MPOL_F_NODE | MPOL_F_ADDR))
 		return -1;
 	return node;
+}
+
+void zf_numa_status_nodes(const int *status, int n, int *nodes)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		nodes[i] = status[i] >= 0 ? status[i] : -1;	/* -EFAULT, -ENOENT: not told */
+}
+
+int zf_numa_pages_nodes(void *const *pages, int n, int *nodes)
+{
+	int status[64], i;
+
+	for (i = 0; i < n; i++)
+		nodes[i] = -1;
+	if (n > 64 || !zf_numa_available())
+		return -EINVAL;
+	/* NULL nodes: move nothing, say where each page is */
+	if (move_pages(0, n, (void **)pages, NULL, status, 0))
+		return -errno;
+	zf_numa_status_nodes(status, n, nodes);
+	return 0;
+}
+
+int zf_numa_cpu_node(int cpu)
+{
+	if (cpu < 0 || !zf_numa_available())
+		return -1;
+	return numa_node_of_cpu(cpu);
+}
+
+int zf_numa_check(int plan_pu, int plan_node, int mm_plan_node, const struct zf_numa_seen *s,
+		  char *buf, size_t len)
+{
+	bool cpu = plan_pu >= 0 && s->cpu >= 0 && s->cpu != plan_pu;
+	bool node = plan_node >= 0 && s->cpu_node >= 0 && s->cpu_node != plan_node;
+	bool table = plan_node >= 0 && s->table_node >= 0 && s->table_node != plan_node;
+	bool mm = mm_plan_node >= 0 && s->mm_node >= 0 && s->mm_node != mm_plan_node;
+	bool told = (plan_pu >= 0 && s->cpu >= 0) ||
+		    (plan_node >= 0 && (s->cpu_node >= 0 || s->table_node >= 0)) ||
+		    (mm_plan_node >= 0 && s->mm_node >= 0);
+
+	snprintf(buf, len, "%s%s%s%s%s%s%s%s", !told ? "" : !(cpu || node || table || mm) ? "ok" : "",
+		 cpu ? "cpu" : "", cpu && (node || table || mm) ? "+" : "",
+		 node ? "node" : "", node && (table || mm) ? "+" : "",
+		 table ? "table" : "", table && mm ? "+" : "", mm ? "mm" : "");
+	return cpu + node + table + mm;
+}
+
+int *zf_numa_cpu_nodes(int *n)
+{
+	int cpus = zf_numa_available() ? numa_num_configured_cpus() : 0, i;
+	int *map = malloc((cpus > 0 ? cpus : 1) * sizeof(*map));
+
+	*n = map && cpus > 0 ? cpus : 0;
+	for (i = 0; i < *n; i++)
+		map[i] = numa_node_of_cpu(i);
+	return map;
 }

@@ -23,4 +23,38 @@ void zf_numa_free(void *mem, size_t len);
 /* the node the page at addr is on, -1 when it cannot be told */
 int zf_numa_node_of(const void *addr);
 
+/*
+ * The node each page is on, by move_pages() with no target (it moves
+ * nothing): nodes[i] is a node, or -1 where the kernel could not tell
+ * (status -EFAULT, -ENOENT: not mapped or not present). -errno when the call
+ * itself failed (then every nodes[i] is -1).
+ */
+int zf_numa_pages_nodes(void *const *pages, int n, int *nodes);
+/* move_pages()'s status array as zf_numa_pages_nodes() reads it: a node, or -1 */
+void zf_numa_status_nodes(const int *status, int n, int *nodes);
+/* the node of a CPU, -1 when it cannot be told */
+int zf_numa_cpu_node(int cpu);
+/*
+ * Every configured CPU's node (-1 unknown), malloc()ed, *n entries: made by
+ * one thread before tasks start, since libnuma fills its CPU-to-node cache
+ * lazily and without a lock (ThreadSanitizer saw two tasks race in it)
+ */
+int *zf_numa_cpu_nodes(int *n);
+
+/* where a task was seen, against its plan (-1 anywhere: could not be told) */
+struct zf_numa_seen {
+	int cpu;		/* sched_getcpu() at its repetition's start */
+	int cpu_node;		/* that CPU's node */
+	int table_node;		/* its page table's first page */
+	int mm_node;		/* its mm's page (threads: the one shared mm) */
+};
+/*
+ * "ok", or what differs from the plan joined by '+': "cpu" (another PU than
+ * planned), "node" (a CPU of another node), "table", "mm" (memory on another
+ * node than plan_node, mm_plan_node for the mm); "" when nothing was planned
+ * (placement none) or nothing could be told. Returns how many differ.
+ */
+int zf_numa_check(int plan_pu, int plan_node, int mm_plan_node, const struct zf_numa_seen *s,
+		  char *buf, size_t len);
+
 #endif

@@ -445,7 +445,24 @@ static void concurrency_sample_fields(struct zf_buf *b, const struct zf_rep_metr
 	zf_buf_printf(b, "%llu,", (unsigned long long)m->nivcsw);
 	if (m->migrations >= 0)
 		zf_buf_printf(b, "%lld", (long long)m->migrations);
-	zf_buf_printf(b, ",%s\n", zf_flags_name(m->flags, flags, sizeof(flags)));
+	zf_buf_printf(b, ",%s,", zf_flags_name(m->flags, flags, sizeof(flags)));
+}
+
+/* a node or CPU read back, or empty where it could not be told */
+static void csv_told(struct zf_buf *b, int v, const char *end)
+{
+	if (v >= 0)
+		zf_buf_printf(b, "%d", v);
+	zf_buf_printf(b, "%s", end);
+}
+
+/* tasks.csv: where the task was seen at its repetition's start */
+static void numa_fields(struct zf_buf *b, const struct zf_numa_seen *s)
+{
+	csv_told(b, s->cpu, ",");
+	csv_told(b, s->cpu_node, ",");
+	csv_told(b, s->table_node, ",");
+	csv_told(b, s->mm_node, "\n");
 }
 
 static const char *policy_name(int policy)
@@ -458,6 +475,29 @@ static const char *policy_name(int policy)
 	case SCHED_IDLE: return "idle";
 	default: return "";
 	}
+}
+
+/* samples.csv: every task where its plan put it ("ok"), or "" where nothing could be told */
+static void numa_sample_field(struct zf_buf *b, const struct zf_run_config *cfg,
+			      const struct zf_task_sample *ts)
+{
+	const struct zf_plan *plan = cfg->plan;
+	char what[64];
+	bool told = false;
+	int k;
+
+	for (k = 0; k < plan->ntasks; k++) {
+		int mm_node = plan->node[cfg->kind == ZF_TASK_THREAD ? 0 : k];
+
+		if (zf_numa_check(plan->pu[k], plan->node[k], mm_node, &ts[k].seen, what,
+				  sizeof(what))) {
+			/* a run that differed failed, but a kept row says it all the same */
+			zf_buf_printf(b, "task %d %s\n", k, what);
+			return;
+		}
+		told = told || what[0];
+	}
+	zf_buf_printf(b, "%s\n", told ? "ok" : "");
 }
 
 /* tasks.csv: the task's span (its start after the earliest task's), CPU time, steal, switches */
@@ -483,7 +523,8 @@ static void concurrency_task_fields(struct zf_buf *b, const struct zf_task_sampl
 	zf_buf_printf(b, "%llu,", (unsigned long long)t->nivcsw);
 	if (t->migrations >= 0)
 		zf_buf_printf(b, "%lld", (long long)t->migrations);
-	zf_buf_printf(b, ",%s\n", policy_name(t->policy));
+	zf_buf_printf(b, ",%s,", policy_name(t->policy));
+	numa_fields(b, &t->seen);
 }
 
 static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_buf *summary,
@@ -550,6 +591,7 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 				      (unsigned long long)l->frees, (unsigned long long)l->alloc_ns,
 				      zf_workload_name(cfg->workload));
 			concurrency_sample_fields(samples, &m[rep], l);
+			numa_sample_field(samples, cfg, ts);
 			as[rep] = wall > 0 ? l->allocs / wall : NAN;
 			fs[rep] = wall > 0 ? l->frees / wall : NAN;
 			ss[rep] = l->wall_ns ? l->alloc_ns / ((double)l->wall_ns * ntasks) : NAN;
@@ -628,11 +670,12 @@ int zf_results_write(struct zf_results *r, char *why, size_t len)
 		      "thp_fault_fallback,minflt_per_fault,rss_growth_kb,anon_huge_kb,"
 		      "kernel_check,get_ns_in_fault," ZF_PERF_COLUMNS
 		      ",profile_samples,get_share,put_share,wall_ns,allocs,frees,alloc_ns,workload,"
-		      "overlap,cpu_wall_min,steal_pct,idle_pct,nivcsw,migrations,concurrency_check\n");
+		      "overlap,cpu_wall_min,steal_pct,idle_pct,nivcsw,migrations,concurrency_check,"
+		      "numa_check\n");
 	zf_buf_printf(&tasks, KEY_COLUMNS ",rep,task,pu,node,mm_node,cpu_seen,faults,"
 		      "fault_ns,teardown_ns,minflt,rss_growth_kb,anon_huge_kb,get_ns_in_fault,"
 		      "span_start_ns,span_wall_ns,span_cpu_ns,cpu_wall,steal_pct,idle_pct,nivcsw,"
-		      "migrations,sched\n");
+		      "migrations,sched,start_cpu,cpu_node,table_node,mm_node_seen\n");
 	zf_buf_printf(&summary, ZF_SUMMARY_COLUMNS "\n");
 	zf_buf_printf(&counters, KEY_COLUMNS ",passes,counter_node,gets,puts,zaps,mm_exits,"
 		      "ref_gets,ref_puts,counter_touches,cas_retries,allocs,frees,"

@@ -249,6 +249,32 @@ static int check_run(struct zf_runner *r, struct zf_run_result *res)
 	return 0;
 }
 
+/*
+ * Every task where its plan put it: on its PU, a CPU of its node, its page
+ * table and mm on that node, as the kernel tells at the repetition's start.
+ * A difference fails the run, naming what went elsewhere.
+ */
+static int numa_verify(struct zf_runner *r, struct zf_run_result *res)
+{
+	const struct zf_plan *plan = r->cfg->plan;
+	char what[64];
+	int i;
+
+	for (i = 0; i < plan->ntasks; i++) {
+		const struct zf_numa_seen *s = &r->slots[i].sample.seen;
+		int mm_node = plan->node[r->cfg->kind == ZF_TASK_THREAD ? 0 : i];
+
+		if (!zf_numa_check(plan->pu[i], plan->node[i], mm_node, s, what, sizeof(what)))
+			continue;
+		snprintf(res->error, sizeof(res->error), "numa: task %d planned on PU %d (node %d), "
+			 "seen on PU %d (node %d), its page table on node %d, its mm on node %d "
+			 "(planned %d): %s", i, plan->pu[i], plan->node[i], s->cpu, s->cpu_node,
+			 s->table_node, s->mm_node, mm_node, what);
+		return -EPROTO;
+	}
+	return 0;
+}
+
 /* the counter, the mm(s), the control block and the task slots */
 static int setup(struct zf_runner *r, struct zf_run_result *res)
 {
@@ -268,6 +294,7 @@ static int setup(struct zf_runner *r, struct zf_run_result *res)
 		return -ENOMEM;
 	}
 	r->slots = (struct zf_task_slot *)(r->ctl + 1);
+	r->cpu_node = zf_numa_cpu_nodes(&r->ncpu_node);
 	for (i = 0; i < r->nmm; i++) {
 		r->mm[i] = zf_numa_alloc(sizeof(struct zf_mm), cfg->plan->node[i], true);
 		if (!r->mm[i]) {
@@ -280,6 +307,12 @@ static int setup(struct zf_runner *r, struct zf_run_result *res)
 	for (i = 0; i < n; i++)
 		res->mm_node[i] = zf_numa_node_of(r->mm[i < r->nmm ? i : 0]);
 	res->counter_node = zf_numa_node_of(r->zs);
+	if (counter_node >= 0 && res->counter_node >= 0 && res->counter_node != counter_node) {
+		snprintf(res->error, sizeof(res->error), "numa: the global counter's page is on node "
+			 "%d, not on node %d%s", res->counter_node, counter_node,
+			 cfg->counter_node >= 0 ? " (--counter-node)" : " (the first task's)");
+		return -EPROTO;
+	}
 	/* every task may race one allocation, and one folio is installed */
 	if (zf_shared_init(r->zs, n + 2)) {
 		snprintf(res->error, sizeof(res->error), "folio pool of %d: %s", n + 2,
@@ -306,6 +339,7 @@ static void teardown(struct zf_runner *r)
 	for (i = 0; r->mm && i < r->nmm; i++)
 		zf_numa_free(r->mm[i], sizeof(struct zf_mm));
 	free(r->mm);
+	free(r->cpu_node);
 	zf_numa_free(r->ctl, r->shm_len);
 }
 
@@ -366,6 +400,8 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 		err = run_rep(&r, passes, &took, &unkept, res);
 	for (i = 0; !err && i < cfg->reps; i++) {
 		err = run_rep(&r, passes, &took, &res->kernel[i], res);
+		if (!err)
+			err = numa_verify(&r, res);
 		for (t = 0; !err && t < (unsigned int)n; t++)
 			res->samples[(size_t)i * n + t] = r.slots[t].sample;
 		res->reps = i + 1;

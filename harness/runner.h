@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "../bench/strategy.h"
+#include "numa.h"
 #include "perfctr.h"
 #include "topo.h"
 
@@ -78,6 +79,7 @@ struct zf_task_sample {
 	double steal_pct, idle_pct;	/* its PU's (every PU's, unbound) over the
 					 * repetition, from /proc/stat; NAN unknown */
 	int policy;			/* sched_getscheduler() in the repetition */
+	struct zf_numa_seen seen;	/* where it ran and its memory was, at its start */
 };
 
 /* one repetition: system-wide THP counters (kernel faults only), and the folio's life */

@@ -265,6 +265,20 @@ static void wave_barrier(struct zf_ctl *ctl, int ntasks)
 	}
 }
 
+/* where this task runs, and where its page table and mm are, read back from the kernel */
+static void numa_seen(const struct zf_runner *r, const struct zf_pass *pass,
+		      struct zf_numa_seen *seen)
+{
+	void *pages[2] = { pass->slots, pass->mm };
+	int nodes[2];
+
+	seen->cpu = sched_getcpu();
+	seen->cpu_node = seen->cpu >= 0 && seen->cpu < r->ncpu_node ? r->cpu_node[seen->cpu] : -1;
+	zf_numa_pages_nodes(pages, 2, nodes);
+	seen->table_node = nodes[0];
+	seen->mm_node = nodes[1];
+}
+
 /* one repetition: ctl->passes lifetimes of the task's region; -errno on failure */
 static int task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
 			  struct zf_task_slot *slot, struct task_perf *tp)
@@ -281,6 +295,7 @@ static int task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
 	zf_perf_start(&tp->pt);
 	if (tp->sampling)
 		zf_sampler_enable(&tp->smp, true);
+	numa_seen(r, pass, &sample.seen);
 	sched_mark(&m0, false);
 	for (i = 0; i < passes && !err; i++) {
 		/* process tasks: each pass is an mm lifetime (usemem -n) */

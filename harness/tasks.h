@@ -52,6 +52,7 @@ struct zf_runner {
 	pid_t *pids;
 	struct zf_stats st;		/* the runner's own: init, thread-mode mm exits */
 	_Atomic unsigned long shrink_frees;	/* --shrink-hz: the shrinker's, as it goes */
+	int *cpu_node, ncpu_node;	/* every CPU's node, made before the tasks start */
 	bool stuck;			/* the watchdog fired: threads are not joined, nor
 					 * the memory they use freed, the process ends */
 };

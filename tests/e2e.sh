@@ -75,6 +75,21 @@ else
 	fail "run refuses a synthetic machine" "$(cat "$tmp/log")"
 fi
 
+# --- NUMA placement verified: where the kernel says each task and its memory were ---
+# the run's own folder: process tasks, compact; each task's PU and node as planned
+planned=$($bin topo --placement compact --tasks 2 | awk 'f {printf "%s:%s ", $2, $5} /^ *task +pu/ {f = 1}')
+seen=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+	NR > 1 && $c["rep"] == 0 { printf "%s:%s ", $c["start_cpu"], $c["cpu_node"] }' "$tmp/run/tasks.csv")
+tables=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+	NR > 1 { printf "%s=%s=%s ", $c["node"], $c["table_node"], $c["mm_node_seen"] }' "$tmp/run/tasks.csv")
+if [ "$planned" = "$seen" ] && ! grep -qvE '^(.*,)?ok$|^strategy' "$tmp/run/samples.csv" &&
+	! grep -qE '(^| )([0-9]+)=([0-9]+)=' <<<"$(sed -E 's/([0-9]+)=\1=\1 //g' <<<"$tables")"; then
+	ok "numa: each task seen on its planned PU and node ($seen), its page table and mm there, numa_check ok"
+else
+	fail "numa: tasks and memory where planned" "planned $planned" "seen $seen" "node=table=mm: $tables" \
+		"$(cut -d, -f8,NF "$tmp/run/samples.csv")"
+fi
+
 # --- perf counters: what cannot be counted is listed and left empty, never zero ---
 fcol() {	# CSV file $1's field named $2, last row
 	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NUMA verification: where each task was seen against its plan, on
+ * hand-made move_pages() results, and the real read-back on this machine.
+ */
+#define _GNU_SOURCE	/* sched_getcpu */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+
+#include "../../harness/numa.h"
+#include "test.h"
+
+TEST(numa_move_pages_status_read_as_nodes)
+{
+	/* what move_pages(NULL nodes) gives: a node, or -errno for a page it cannot tell */
+	const int status[] = { 1, 0, -EFAULT, -ENOENT, 3 };
+	int nodes[5];
+
+	zf_numa_status_nodes(status, 5, nodes);
+	EXPECT_EQ(nodes[0], 1);
+	EXPECT_EQ(nodes[1], 0);
+	EXPECT_EQ(nodes[2], -1);
+	EXPECT_EQ(nodes[3], -1);
+	EXPECT_EQ(nodes[4], 3);
+}
+
+TEST(numa_check_names_what_went_elsewhere)
+{
+	/* 2 nodes, PUs 0-1 on node 0, 2-3 on node 1: task planned on PU 2, node 1 */
+	struct zf_numa_seen right = { .cpu = 2, .cpu_node = 1, .table_node = 1, .mm_node = 1 };
+	struct zf_numa_seen moved = { .cpu = 0, .cpu_node = 0, .table_node = 1, .mm_node = 1 };
+	struct zf_numa_seen table = { .cpu = 2, .cpu_node = 1, .table_node = 0, .mm_node = 1 };
+	struct zf_numa_seen unknown = { .cpu = -1, .cpu_node = -1, .table_node = -1, .mm_node = -1 };
+	struct zf_numa_seen part = { .cpu = 2, .cpu_node = -1, .table_node = -1, .mm_node = -1 };
+	char buf[64];
+
+	EXPECT_EQ(zf_numa_check(2, 1, 1, &right, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "ok");
+	EXPECT_EQ(zf_numa_check(2, 1, 1, &moved, buf, sizeof(buf)), 2);
+	EXPECT_STREQ(buf, "cpu+node");
+	EXPECT_EQ(zf_numa_check(2, 1, 1, &table, buf, sizeof(buf)), 1);
+	EXPECT_STREQ(buf, "table");
+	/* thread tasks share task 0's mm: planned on node 0 while the task is on 1 */
+	EXPECT_EQ(zf_numa_check(2, 1, 0, &right, buf, sizeof(buf)), 1);
+	EXPECT_STREQ(buf, "mm");
+	EXPECT_EQ(zf_numa_check(2, 1, 0, &moved, buf, sizeof(buf)), 3);
+	EXPECT_STREQ(buf, "cpu+node+mm");
+	/* nothing told is not ok: empty */
+	EXPECT_EQ(zf_numa_check(2, 1, 1, &unknown, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "");
+	EXPECT_EQ(zf_numa_check(2, 1, 1, &part, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "ok");
+	/* placement none plans nothing */
+	EXPECT_EQ(zf_numa_check(-1, -1, -1, &moved, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "");
+}
+
+TEST(numa_pages_read_back_on_this_machine)
+{
+	void *bound = zf_numa_alloc(4096, 0, false), *pages[2];
+	int nodes[2] = { -2, -2 };
+
+	if (!zf_numa_available())
+		SKIP("no NUMA support in this kernel (libnuma)");
+	ASSERT_TRUE(bound != NULL);
+	pages[0] = bound;
+	pages[1] = NULL;	/* not mapped: the kernel cannot tell */
+	EXPECT_EQ(zf_numa_pages_nodes(pages, 2, nodes), 0);
+	EXPECT_EQ(nodes[0], 0);
+	EXPECT_EQ(nodes[1], -1);
+	EXPECT_EQ(zf_numa_cpu_node(sched_getcpu()) >= 0, 1);
+	EXPECT_EQ(zf_numa_cpu_node(-1), -1);
+	zf_numa_free(bound, 4096);
+}
