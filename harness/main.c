@@ -17,6 +17,7 @@
 #include "c2c.h"
 #include "model.h"
 #include "compare.h"
+#include "detect.h"
 #include "doctorcmd.h"
 #include "zeroout.h"
 #include "history.h"
@@ -1102,6 +1103,8 @@ static const struct subcommand subcommands[] = {
 			zf_zeroout_main },
 	{ "usemem",	"usemem's spelling of the seed's command, usemem's units too", cmd_usemem },
 	{ "doctor",	"what on this machine can skew a timing, and the fixes",	zf_doctor_main },
+	{ "detect",	"how the running kernel counts the huge zero folio, from what it does",
+			zf_detect_main },
 	{ "probe",	"reference loops: bare inc_not_zero, pointer read",	cmd_probe },
 	{ "strategies",	"the strategies and what each models",			cmd_strategies },
 	{ NULL, NULL, NULL },

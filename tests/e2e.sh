@@ -90,6 +90,31 @@ else
 		"$(cut -d, -f8,NF "$tmp/run/samples.csv")"
 fi
 
+# --- detect --behaviour: the kernel's strategy from what it does ---
+topo_text=$($bin topo)
+if grep -q '^huge zero folio: not mapped' <<<"$topo_text"; then
+	# no huge zero folio to watch: it must say it cannot tell, and why
+	if ! $bin detect --behaviour --allow-drop-caches >"$tmp/out" 2>"$tmp/err" &&
+		grep -q '^hzfbench: detect: cannot tell: .*not the huge zero folio' "$tmp/err" &&
+		[ ! -s "$tmp/out" ]; then
+		ok "detect --behaviour: cannot tell where read faults map real memory: $(cut -c1-80 "$tmp/err")"
+	else
+		fail "detect --behaviour where the folio is not mapped" "$(cat "$tmp/out" "$tmp/err")"
+	fi
+elif ! grep -q '^huge zero folio: mapped' <<<"$topo_text"; then
+	skip "detect --behaviour" "THP is off here"
+else
+	config=$(sed -n 's/.*counts the huge zero folio as: //p' <<<"$topo_text")
+	if $bin detect --behaviour --allow-drop-caches >"$tmp/out" 2>"$tmp/err" &&
+		grep -qE '^(global|mmflag|persistent)$' <(head -1 "$tmp/out") &&
+		grep -q 'thp_zero_page_alloc .* at the start' "$tmp/out" &&
+		{ [ "$config" = unknown ] || [ "$(head -1 "$tmp/out")" = "$config" ]; }; then
+		ok "detect --behaviour: $(head -1 "$tmp/out"), as the config says ($config)"
+	else
+		fail "detect --behaviour agrees with the kernel's config ($config)" "$(cat "$tmp/out" "$tmp/err")"
+	fi
+fi
+
 # --- perf counters: what cannot be counted is listed and left empty, never zero ---
 fcol() {	# CSV file $1's field named $2, last row
 	awk -F, -v name="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i }

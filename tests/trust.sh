@@ -101,10 +101,11 @@ else
 	kill "$hog"
 	wait "$hog" 2>/dev/null
 	# every repetition flagged, task 1 preempted (CPU/wall about 0.5), task 0 not
+	# (one slip allowed on a shared host, as below)
 	if [ "$rc" -eq 0 ] && [ "$(col concurrency_check "$tmp/hog/samples.csv" | grep -c cpu_wall)" = 3 ] &&
 		cols task cpu_wall "$tmp/hog/tasks.csv" | awk '$1 == 1 && $2 >= 0.75 { exit 1 }' &&
 		{ [ "$others" -gt 0 ] ||
-		  cols task cpu_wall "$tmp/hog/tasks.csv" | awk '$1 == 0 && $2 < 0.9 { exit 1 }'; } &&
+		  cols task cpu_wall "$tmp/hog/tasks.csv" | awk '$1 == 0 && $2 < 0.9 { bad++ } END { exit bad > 1 }'; } &&
 		grep -q 'warning: 3 of 3 repetitions did not run every task together' "$tmp/log" &&
 		grep -qE ',3,[0-9.]*,[0-9.]*,[0-9.]*,$' "$tmp/hog/summary.csv" &&
 		grep -q '^doctor: warn load: .*runnable on PUs' "$tmp/hogdoc"; then
