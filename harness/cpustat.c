@@ -1,59 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* /proc/stat: see cpustat.h. */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cpustat.h"
-
-int zf_read_file_alloc(const char *path, char **text, size_t *len)
-{
-	size_t cap = 16384, n = 0;
-	char *buf = malloc(cap), *bigger;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
-	ssize_t got;
-
-	*text = NULL;
-	if (fd < 0 || !buf) {
-		err = fd < 0 ? -errno : -ENOMEM;
-		goto out;
-	}
-	for (;;) {
-		if (n + 1 >= cap) {
-			bigger = cap < (64u << 20) ? realloc(buf, cap * 2) : NULL;
-			if (!bigger) {
-				err = -ENOMEM;
-				goto out;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
-		got = read(fd, buf + n, cap - n - 1);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			err = -errno;
-			goto out;
-		}
-		if (!got)
-			break;
-		n += got;
-	}
-	buf[n] = '\0';
-	*text = buf;
-	if (len)
-		*len = n;
-	buf = NULL;
-out:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return err;
-}
+#include "sysinfo.h"
 
 /* "cpuN user nice system idle iowait irq softirq steal ..." after the name */
 static void parse_times(const char *p, struct zf_cpu_times *t)

@@ -46,7 +46,4 @@ int zf_cpustat_share(const struct zf_cpustat *a, const struct zf_cpustat *b, con
 /* "0-3,8" for a sorted or unsorted list of CPU numbers; "none" when empty */
 void zf_cpulist_format(const int *cpus, int n, char *out, size_t len);
 
-/* the whole of a file of any size, NUL-terminated, malloc()ed into *text; -errno */
-int zf_read_file_alloc(const char *path, char **text, size_t *len);
-
 #endif

@@ -293,23 +293,10 @@ static void model_table(struct zf_buf *b, const char *summary, const char *model
 static char *svg_of(const char *dir, const char *chart)
 {
 	char path[PATH_MAX + 64], *text, *svg;
-	struct stat st;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/plots/%s.svg", dir, chart);
-	f = fopen(path, "r");
-	if (!f)
+	if (zf_read_file_alloc(path, &text, NULL))
 		return NULL;
-	if (fstat(fileno(f), &st) || !(text = calloc(st.st_size + 1, 1))) {
-		fclose(f);
-		return NULL;
-	}
-	if (fread(text, 1, st.st_size, f) != (size_t)st.st_size) {
-		fclose(f);
-		free(text);
-		return NULL;
-	}
-	fclose(f);
 	svg = strstr(text, "<svg");
 	if (!svg) {
 		free(text);
@@ -322,23 +309,9 @@ static char *svg_of(const char *dir, const char *chart)
 static char *read_all(const char *dir, const char *name)
 {
 	char path[PATH_MAX + 32], *text;
-	struct stat st;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || !(text = calloc(st.st_size + 1, 1))) {
-		close(fd);
-		return NULL;
-	}
-	if (read(fd, text, st.st_size) != st.st_size) {
-		free(text);
-		text = NULL;
-	}
-	close(fd);
-	return text;
+	return zf_read_file_alloc(path, &text, NULL) ? NULL : text;
 }
 
 static void meta_line(struct zf_buf *b, const char *meta, const char *label, const char *path)

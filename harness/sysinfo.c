@@ -72,6 +72,51 @@ int zf_read_file(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+int zf_read_file_alloc(const char *path, char **text, size_t *len)
+{
+	size_t cap = 16384, n = 0;
+	char *buf = malloc(cap), *bigger;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	ssize_t got;
+
+	*text = NULL;
+	if (fd < 0 || !buf) {
+		err = fd < 0 ? -errno : -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		if (n + 1 >= cap) {
+			bigger = cap < (64u << 20) ? realloc(buf, cap * 2) : NULL;
+			if (!bigger) {
+				err = -ENOMEM;
+				goto out;
+			}
+			buf = bigger;
+			cap *= 2;
+		}
+		got = read(fd, buf + n, cap - n - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			err = -errno;
+			goto out;
+		}
+		if (!got)
+			break;
+		n += got;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	if (len)
+		*len = n;
+	buf = NULL;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return err;
+}
+
 void zf_sysfs_choice(const char *text, char *out, size_t len)
 {
 	const char *open = strchr(text, '['), *close = open ? strchr(open, ']') : NULL;

@@ -36,6 +36,12 @@ int zf_thp_usable(const struct zf_sysinfo *si, char *why, size_t len);
 
 /* the whole of a small file, NUL-terminated and without a final newline; -errno */
 int zf_read_file(const char *path, char *buf, size_t len);
+/*
+ * The whole of a file of any size (a /proc file too, whose size says 0),
+ * NUL-terminated, malloc()ed into *text, its length in *len (may be NULL);
+ * -errno, -ENOMEM past 64 MiB
+ */
+int zf_read_file_alloc(const char *path, char **text, size_t *len);
 /* "always [madvise] never" -> "madvise"; the text itself when there is no [] */
 void zf_sysfs_choice(const char *text, char *out, size_t len);
 /* "y", "n" or "unknown" for CONFIG_<name> in a kernel .config text */

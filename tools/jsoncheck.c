@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpustat.h"
+#include "sysinfo.h"
 #include "json.h"
 
 int main(int argc, char **argv)
