@@ -487,10 +487,7 @@ static void numa_sample_field(struct zf_buf *b, const struct zf_run_config *cfg,
 	int k;
 
 	for (k = 0; k < plan->ntasks; k++) {
-		int mm_node = plan->node[cfg->kind == ZF_TASK_THREAD ? 0 : k];
-
-		if (zf_numa_check(plan->pu[k], plan->node[k], mm_node, &ts[k].seen, what,
-				  sizeof(what))) {
+		if (zf_task_numa_check(cfg, k, &ts[k].seen, what, sizeof(what))) {
 			/* a run that differed failed, but a kept row says it all the same */
 			zf_buf_printf(b, "task %d %s\n", k, what);
 			return;

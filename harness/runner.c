@@ -249,11 +249,25 @@ static int check_run(struct zf_runner *r, struct zf_run_result *res)
 	return 0;
 }
 
+/* the node task i's mm was put on: threads share task 0's */
+static int mm_plan_node(const struct zf_run_config *cfg, int i)
+{
+	return cfg->plan->node[cfg->kind == ZF_TASK_THREAD ? 0 : i];
+}
+
 /*
  * Every task where its plan put it: on its PU, a CPU of its node, its page
  * table and mm on that node, as the kernel tells at the repetition's start.
  * A difference fails the run, naming what went elsewhere.
  */
+int zf_task_numa_check(const struct zf_run_config *cfg, int i, const struct zf_numa_seen *s,
+		       char *buf, size_t len)
+{
+	const struct zf_plan *plan = cfg->plan;
+
+	return zf_numa_check(plan->pu[i], plan->node[i], mm_plan_node(cfg, i), s, buf, len);
+}
+
 static int numa_verify(struct zf_runner *r, struct zf_run_result *res)
 {
 	const struct zf_plan *plan = r->cfg->plan;
@@ -262,14 +276,13 @@ static int numa_verify(struct zf_runner *r, struct zf_run_result *res)
 
 	for (i = 0; i < plan->ntasks; i++) {
 		const struct zf_numa_seen *s = &r->slots[i].sample.seen;
-		int mm_node = plan->node[r->cfg->kind == ZF_TASK_THREAD ? 0 : i];
 
-		if (!zf_numa_check(plan->pu[i], plan->node[i], mm_node, s, what, sizeof(what)))
+		if (!zf_task_numa_check(r->cfg, i, s, what, sizeof(what)))
 			continue;
 		snprintf(res->error, sizeof(res->error), "numa: task %d planned on PU %d (node %d), "
 			 "seen on PU %d (node %d), its page table on node %d, its mm on node %d "
 			 "(planned %d): %s", i, plan->pu[i], plan->node[i], s->cpu, s->cpu_node,
-			 s->table_node, s->mm_node, mm_node, what);
+			 s->table_node, s->mm_node, mm_plan_node(r->cfg, i), what);
 		return -EPROTO;
 	}
 	return 0;
@@ -296,7 +309,7 @@ static int setup(struct zf_runner *r, struct zf_run_result *res)
 	r->slots = (struct zf_task_slot *)(r->ctl + 1);
 	r->cpu_node = zf_numa_cpu_nodes(&r->ncpu_node);
 	for (i = 0; i < r->nmm; i++) {
-		r->mm[i] = zf_numa_alloc(sizeof(struct zf_mm), cfg->plan->node[i], true);
+		r->mm[i] = zf_numa_alloc(sizeof(struct zf_mm), mm_plan_node(cfg, i), true);
 		if (!r->mm[i]) {
 			snprintf(res->error, sizeof(res->error), "mm of task %d on node %d: %s",
 				 i, cfg->plan->node[i], strerror(errno));

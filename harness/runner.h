@@ -108,6 +108,13 @@ struct zf_run_result {
 	char error[256];
 };
 
+/*
+ * Task i of cfg where its plan put it? zf_numa_check() with the plan's PU and
+ * node, and the mm's planned node (threads share task 0's mm)
+ */
+int zf_task_numa_check(const struct zf_run_config *cfg, int i, const struct zf_numa_seen *s,
+		       char *buf, size_t len);
+
 /* 0, or -errno with res->error saying what happened */
 const char *zf_workload_name(enum zf_workload w);
 int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo,
