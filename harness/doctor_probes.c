@@ -120,8 +120,10 @@ static void probe_thp(const struct zf_doctor_ctx *ctx, const struct zf_doctor_sa
 
 /* ---- sysctls: ok up to a value, else warn with the fix ---- */
 
+/* exempt: why a value above ok_max does not matter here (NULL: it does) */
 static void sysctl_factor(const struct zf_doctor_ctx *ctx, struct zf_doctor_factor *f,
-			  const char *name, long ok_max, const char *why, long fixed)
+			  const char *name, long ok_max, const char *why, long fixed,
+			  const char *exempt)
 {
 	char path[128], fix[160];
 	long v;
@@ -134,7 +136,9 @@ static void sysctl_factor(const struct zf_doctor_ctx *ctx, struct zf_doctor_fact
 		return;
 	}
 	snprintf(fix, sizeof(fix), "sysctl -w kernel.%s=%ld", name, fixed);
-	if (v > ok_max)
+	if (v > ok_max && exempt)
+		zf_doctor_say(f, ZF_DOCTOR_OK, NULL, "%ld (%s)", v, exempt);
+	else if (v > ok_max)
 		zf_doctor_say(f, ZF_DOCTOR_WARN, fix, "%ld: %s", v, why);
 	else
 		zf_doctor_say(f, ZF_DOCTOR_OK, NULL, "%ld", v);
@@ -145,7 +149,7 @@ static void probe_numa_balancing(const struct zf_doctor_ctx *ctx,
 {
 	(void)s;
 	sysctl_factor(ctx, f, "numa_balancing", 0, "the kernel unmaps pages to move them and "
-		      "their tasks between nodes during the run", 0);
+		      "their tasks between nodes during the run", 0, NULL);
 }
 
 static void probe_perf_event_paranoid(const struct zf_doctor_ctx *ctx,
@@ -153,14 +157,8 @@ static void probe_perf_event_paranoid(const struct zf_doctor_ctx *ctx,
 {
 	(void)s;
 	sysctl_factor(ctx, f, "perf_event_paranoid", 1, "the counters of a task's kernel side "
-		      "are refused to a user without CAP_PERFMON", 1);
-	if (f->status == ZF_DOCTOR_WARN && ctx->privileged) {
-		f->status = ZF_DOCTOR_OK;
-		f->fix[0] = '\0';
-		char *colon = strchrnul(f->value, ':');
-
-		snprintf(colon, sizeof(f->value) - (colon - f->value), " (root: not limited by it)");
-	}
+		      "are refused to a user without CAP_PERFMON", 1,
+		      ctx->privileged ? "root: not limited by it" : NULL);
 }
 
 static void probe_nmi_watchdog(const struct zf_doctor_ctx *ctx, const struct zf_doctor_sample *s,
@@ -168,7 +166,7 @@ static void probe_nmi_watchdog(const struct zf_doctor_ctx *ctx, const struct zf_
 {
 	(void)s;
 	sysctl_factor(ctx, f, "nmi_watchdog", 0, "an NMI on every CPU every few seconds, and "
-		      "one hardware counter held", 0);
+		      "one hardware counter held", 0, NULL);
 }
 
 static const struct {
