@@ -34,33 +34,24 @@ const char *zf_doctor_root(void)
 int zf_doctor_cpus(struct zf_topo *topo, const struct zf_plan *plans, size_t nplans,
 		   int **cpus, int *n)
 {
-	int *list = malloc((topo->pus > 0 ? topo->pus : 1) * sizeof(*list)), k = 0;
-	bool every = false;
-	size_t p;
-	int t, i;
+	int unbound = zf_plans_pus(plans, nplans, cpus, n), *all;
+	hwloc_obj_t pu = NULL;
 
-	if (!list)
+	if (unbound < 0)
+		return unbound;
+	if (!unbound && *n)
+		return 0;
+	/* unbound tasks may run anywhere: every PU */
+	all = realloc(*cpus, (topo->pus > 0 ? topo->pus : 1) * sizeof(*all));
+	if (!all) {
+		free(*cpus);
+		*cpus = NULL;
 		return -ENOMEM;
-	for (p = 0; p < nplans && !every; p++) {
-		for (t = 0; t < plans[p].ntasks && !every; t++) {
-			int pu = plans[p].pu[t];
-
-			every = pu < 0;
-			for (i = 0; i < k && list[i] != pu; i++)
-				;
-			if (!every && i == k && k < topo->pus)
-				list[k++] = pu;
-		}
 	}
-	if (every || !k) {	/* unbound tasks may run anywhere */
-		hwloc_obj_t pu = NULL;
-
-		k = 0;
-		while ((pu = hwloc_get_next_obj_by_type(topo->t, HWLOC_OBJ_PU, pu)) && k < topo->pus)
-			list[k++] = (int)pu->os_index;
-	}
-	*cpus = list;
-	*n = k;
+	*cpus = all;
+	*n = 0;
+	while ((pu = hwloc_get_next_obj_by_type(topo->t, HWLOC_OBJ_PU, pu)) && *n < topo->pus)
+		all[(*n)++] = (int)pu->os_index;
 	return 0;
 }
 

@@ -78,8 +78,7 @@ static void cpu_shares(struct zf_runner *r, const struct zf_cpustat *a,
 		       const struct zf_cpustat *b, struct zf_rep_kernel *kernel)
 {
 	const struct zf_plan *plan = r->cfg->plan;
-	int i, j, n = 0, *pus = calloc(plan->ntasks, sizeof(int));
-	bool unbound = false;
+	int i;
 
 	kernel->steal_pct = kernel->idle_pct = NAN;
 	for (i = 0; i < plan->ntasks; i++) {
@@ -89,15 +88,10 @@ static void cpu_shares(struct zf_runner *r, const struct zf_cpustat *a,
 		t->steal_pct = t->idle_pct = NAN;
 		if (a && b)
 			zf_cpustat_share(a, b, pu >= 0 ? &pu : NULL, 1, &t->steal_pct, &t->idle_pct);
-		unbound = unbound || pu < 0;
-		for (j = 0; pus && j < n && pus[j] != pu; j++)
-			;
-		if (pus && j == n)
-			pus[n++] = pu;
 	}
-	if (a && b && pus)
-		zf_cpustat_share(a, b, unbound ? NULL : pus, n, &kernel->steal_pct, &kernel->idle_pct);
-	free(pus);
+	if (a && b && r->plan_pus)
+		zf_cpustat_share(a, b, r->plan_unbound ? NULL : r->plan_pus, r->nplan_pus,
+				 &kernel->steal_pct, &kernel->idle_pct);
 }
 
 /* one repetition of every task; the slowest task's whole time in *slowest_ns */
@@ -308,6 +302,7 @@ static int setup(struct zf_runner *r, struct zf_run_result *res)
 	}
 	r->slots = (struct zf_task_slot *)(r->ctl + 1);
 	r->cpu_node = zf_numa_cpu_nodes(&r->ncpu_node);
+	r->plan_unbound = zf_plans_pus(cfg->plan, 1, &r->plan_pus, &r->nplan_pus) > 0;
 	for (i = 0; i < r->nmm; i++) {
 		r->mm[i] = zf_numa_alloc(sizeof(struct zf_mm), mm_plan_node(cfg, i), true);
 		if (!r->mm[i]) {
@@ -353,6 +348,7 @@ static void teardown(struct zf_runner *r)
 		zf_numa_free(r->mm[i], sizeof(struct zf_mm));
 	free(r->mm);
 	free(r->cpu_node);
+	free(r->plan_pus);
 	zf_numa_free(r->ctl, r->shm_len);
 }
 

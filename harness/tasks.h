@@ -53,6 +53,8 @@ struct zf_runner {
 	struct zf_stats st;		/* the runner's own: init, thread-mode mm exits */
 	_Atomic unsigned long shrink_frees;	/* --shrink-hz: the shrinker's, as it goes */
 	int *cpu_node, ncpu_node;	/* every CPU's node, made before the tasks start */
+	int *plan_pus, nplan_pus;	/* the plan's distinct PUs (steal and idle over them) */
+	bool plan_unbound;		/* a task is unbound: every PU's instead */
 	bool stuck;			/* the watchdog fired: threads are not joined, nor
 					 * the memory they use freed, the process ends */
 };

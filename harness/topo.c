@@ -308,6 +308,33 @@ fail:
 	return n < 0 ? n : -EINVAL;
 }
 
+int zf_plans_pus(const struct zf_plan *plans, size_t nplans, int **pus, int *n)
+{
+	size_t p, total = 0;
+	bool unbound = false;
+	int *list, t, i;
+
+	for (p = 0; p < nplans; p++)
+		total += plans[p].ntasks;
+	list = malloc((total ? total : 1) * sizeof(*list));
+	*pus = list;
+	*n = 0;
+	if (!list)
+		return -ENOMEM;
+	for (p = 0; p < nplans; p++) {
+		for (t = 0; t < plans[p].ntasks; t++) {
+			int pu = plans[p].pu[t];
+
+			unbound = unbound || pu < 0;
+			for (i = 0; i < *n && list[i] != pu; i++)
+				;
+			if (pu >= 0 && i == *n)
+				list[(*n)++] = pu;
+		}
+	}
+	return unbound;
+}
+
 void zf_plan_free(struct zf_plan *plan)
 {
 	free(plan->pu);

@@ -41,6 +41,12 @@ int zf_placement_capacity(struct zf_topo *topo, const char *placement,
 int zf_plan_make(struct zf_topo *topo, const char *placement, int ntasks,
 		 struct zf_plan *plan, char *why, size_t len);
 void zf_plan_free(struct zf_plan *plan);
+/*
+ * The distinct PUs the plans bind their tasks to, in first-use order,
+ * malloc()ed into *pus (*n of them): 1 when a task is unbound (it may run on
+ * any PU), 0 when every task is bound; -ENOMEM
+ */
+int zf_plans_pus(const struct zf_plan *plans, size_t nplans, int **pus, int *n);
 /* "0,2,4,6" (or "none") into buf */
 void zf_plan_pu_list(const struct zf_plan *plan, char *buf, size_t len);
 

@@ -174,3 +174,25 @@ TEST(binding_on_this_machine_takes)
 	EXPECT_TRUE(zf_topo_bind_self(&topo, topo.pus + 1000, why, sizeof(why)) != 0);
 	zf_topo_close(&topo);
 }
+
+TEST(plans_pus_distinct_in_first_use_order_and_unbound_said)
+{
+	int a_pu[] = { 4, 0, 4 }, b_pu[] = { 0, 6 }, none_pu[] = { -1, -1 };
+	struct zf_plan plans[3] = {
+		{ .ntasks = 3, .pu = a_pu }, { .ntasks = 2, .pu = b_pu }, { .ntasks = 2, .pu = none_pu },
+	};
+	int *pus, n;
+
+	ASSERT_EQ(zf_plans_pus(plans, 2, &pus, &n), 0);
+	ASSERT_EQ(n, 3);
+	EXPECT_EQ(pus[0], 4);
+	EXPECT_EQ(pus[1], 0);
+	EXPECT_EQ(pus[2], 6);
+	free(pus);
+	ASSERT_EQ(zf_plans_pus(plans, 3, &pus, &n), 1);	/* the bound ones, and unbound said */
+	EXPECT_EQ(n, 3);
+	free(pus);
+	ASSERT_EQ(zf_plans_pus(&plans[2], 1, &pus, &n), 1);
+	EXPECT_EQ(n, 0);
+	free(pus);
+}
