@@ -78,10 +78,8 @@ fi
 # --- NUMA placement verified: where the kernel says each task and its memory were ---
 # the run's own folder: process tasks, compact; each task's PU and node as planned
 planned=$($bin topo --placement compact --tasks 2 | awk 'f {printf "%s:%s ", $2, $5} /^ *task +pu/ {f = 1}')
-seen=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
-	NR > 1 && $c["rep"] == 0 { printf "%s:%s ", $c["start_cpu"], $c["cpu_node"] }' "$tmp/run/tasks.csv")
-tables=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
-	NR > 1 { printf "%s=%s=%s ", $c["node"], $c["table_node"], $c["mm_node_seen"] }' "$tmp/run/tasks.csv")
+seen=$(cols "$tmp/run/tasks.csv" rep start_cpu cpu_node | awk '$1 == 0 { printf "%s:%s ", $2, $3 }')
+tables=$(cols "$tmp/run/tasks.csv" node table_node mm_node_seen | awk '{ printf "%s=%s=%s ", $1, $2, $3 }')
 if [ "$planned" = "$seen" ] && ! grep -qvE '^(.*,)?ok$|^strategy' "$tmp/run/samples.csv" &&
 	! grep -qE '(^| )([0-9]+)=([0-9]+)=' <<<"$(sed -E 's/([0-9]+)=\1=\1 //g' <<<"$tables")"; then
 	ok "numa: each task seen on its planned PU and node ($seen), its page table and mm there, numa_check ok"

@@ -15,6 +15,14 @@ passed=0 failed=0 skipped=0
 ok() { echo "ok   - $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL - $1"; shift; printf '  %s\n' "$@"; failed=$((failed + 1)); }
 skip() { echo "skip - $1: $2"; skipped=$((skipped + 1)); }
+# cols FILE NAME...: those CSV columns by name, one row a line, space-separated
+# (the columns asked for hold no quoted commas)
+cols() {
+	local file=$1
+	shift
+	awk -F, -v want="$*" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; n = split(want, w, " "); next }
+		{ for (i = 1; i <= n; i++) printf "%s%s", $c[w[i]], i < n ? " " : "\n" }' "$file"
+}
 meta_complete() { grep -q '"complete": true' "$1/meta.json" 2>/dev/null; }
 
 finish() {

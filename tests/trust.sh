@@ -6,13 +6,6 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 json=$build/jsoncheck
-# the values of CSV columns by name, one row a line: col NAME FILE, cols NAME NAME FILE
-# (the columns asked for hold no quoted commas)
-cols() {
-	awk -F, -v a="$1" -v b="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		{ print $c[a], $c[b] }' "$3"
-}
-col() { awk -F, -v a="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[a] }' "$2"; }
 
 # --- doctor: every factor, the ones this machine can tell read as they are ---
 if $bin doctor --sample-ms 100 >"$tmp/doc" 2>"$tmp/err" &&
@@ -102,17 +95,17 @@ else
 	wait "$hog" 2>/dev/null
 	# every repetition flagged, task 1 preempted (CPU/wall about 0.5), task 0 not
 	# (one slip allowed on a shared host, as below)
-	if [ "$rc" -eq 0 ] && [ "$(col concurrency_check "$tmp/hog/samples.csv" | grep -c cpu_wall)" = 3 ] &&
-		cols task cpu_wall "$tmp/hog/tasks.csv" | awk '$1 == 1 && $2 >= 0.75 { exit 1 }' &&
+	if [ "$rc" -eq 0 ] && [ "$(cols "$tmp/hog/samples.csv" concurrency_check | grep -c cpu_wall)" = 3 ] &&
+		cols "$tmp/hog/tasks.csv" task cpu_wall | awk '$1 == 1 && $2 >= 0.75 { exit 1 }' &&
 		{ [ "$others" -gt 0 ] ||
-		  cols task cpu_wall "$tmp/hog/tasks.csv" | awk '$1 == 0 && $2 < 0.9 { bad++ } END { exit bad > 1 }'; } &&
+		  cols "$tmp/hog/tasks.csv" task cpu_wall | awk '$1 == 0 && $2 < 0.9 { bad++ } END { exit bad > 1 }'; } &&
 		grep -q 'warning: 3 of 3 repetitions did not run every task together' "$tmp/log" &&
 		grep -qE ',3,[0-9.]*,[0-9.]*,[0-9.]*,$' "$tmp/hog/summary.csv" &&
 		grep -q '^doctor: warn load: .*runnable on PUs' "$tmp/hogdoc"; then
-		ok "a hog on PU $hog_pu (of $pus): every repetition flagged, its task's CPU/wall $(cols task cpu_wall "$tmp/hog/tasks.csv" | awk '$1 == 1 {print $2; exit}'), the doctor names it"
+		ok "a hog on PU $hog_pu (of $pus): every repetition flagged, its task's CPU/wall $(cols "$tmp/hog/tasks.csv" task cpu_wall | awk '$1 == 1 {print $2; exit}'), the doctor names it"
 	else
 		fail "a hog on one task's PU flags every repetition" "$(cat "$tmp/log" "$tmp/hogdoc")" \
-			"$(cols task cpu_wall "$tmp/hog/tasks.csv")"
+			"$(cols "$tmp/hog/tasks.csv" task cpu_wall)"
 	fi
 	# without it: both tasks on their CPUs (overlap moves with a VM's vCPU speeds, CPU/wall not)
 	$bin doctor --warnings --placement compact --tasks 2 --sample-ms 200 >"$tmp/quietdoc"
@@ -120,10 +113,10 @@ else
 		skip "without the hog: every task on its CPU" "other tasks run on PUs $pus: $(grep '^doctor: warn load:' "$tmp/quietdoc" | cut -c1-120)"
 	elif $bin run --strategy persistent --tasks 2 --reps 3 --min-ms 100 --events none --quiet \
 		--out "$tmp/nohog" >"$tmp/log" 2>&1 &&
-		col cpu_wall "$tmp/nohog/tasks.csv" | awk '$1 < 0.9 { bad++ } END { exit bad > 1 }'; then
+		cols "$tmp/nohog/tasks.csv" cpu_wall | awk '$1 < 0.9 { bad++ } END { exit bad > 1 }'; then
 		ok "without the hog: every task's CPU/wall at 0.9 or more (one slip allowed on a shared host)"
 	else
-		fail "without the hog: tasks on their CPUs" "$(cols task cpu_wall "$tmp/nohog/tasks.csv")"
+		fail "without the hog: tasks on their CPUs" "$(cols "$tmp/nohog/tasks.csv" task cpu_wall)"
 	fi
 fi
 
@@ -152,14 +145,14 @@ else
 	if $bin sweep --strategies persistent --tasks 1,2 --task-kinds thread,process --reps 1 \
 		--min-ms 20 --sched fifo:10 --tag "slide 3: fifo, 2 tasks" --events none --quiet \
 		--out "$tmp/sched" >"$tmp/log" 2>&1 &&
-		[ "$(col sched "$tmp/sched/tasks.csv" | grep -vcx fifo)" = 0 ] &&
+		[ "$(cols "$tmp/sched/tasks.csv" sched | grep -vcx fifo)" = 0 ] &&
 		[ "$(wc -l <"$tmp/sched/tasks.csv")" = 7 ] &&
 		[ "$($json "$tmp/sched/meta.json" tag)" = "slide 3: fifo, 2 tasks" ] &&
 		[ "$($json "$tmp/sched/meta.json" options.sched)" = "fifo:10" ] &&
 		[ "$(grep -c ',"slide 3: fifo, 2 tasks"$' "$tmp/sched/summary.csv")" = 4 ]; then
 		ok "--sched fifo:10: every task ran SCHED_FIFO (threads and processes), the tag in meta.json and summary.csv"
 	else
-		fail "--sched fifo and --tag" "$(cat "$tmp/log")" "$(cols task sched "$tmp/sched/tasks.csv")"
+		fail "--sched fifo and --tag" "$(cat "$tmp/log")" "$(cols "$tmp/sched/tasks.csv" task sched)"
 	fi
 fi
 # Ctrl-C in a real-time run: the tasks end with it, none is left spinning at fifo
@@ -185,13 +178,13 @@ else
 fi
 if $bin run --strategy persistent --reps 1 --min-ms 20 --events none --quiet \
 	--out "$tmp/plain" >/dev/null 2>&1 &&
-	[ "$(col sched "$tmp/plain/tasks.csv")" = other ] &&
+	[ "$(cols "$tmp/plain/tasks.csv" sched)" = other ] &&
 	[ "$($json "$tmp/plain/meta.json" tag)" = null ] &&
 	[ "$($json "$tmp/plain/meta.json" options.sched)" = inherited ] &&
 	$json "$tmp/plain/meta.json" doctor.factors >/dev/null; then
 	ok "without --sched: the policy inherited (other), no tag, the doctor's snapshot in meta.json"
 else
-	fail "without --sched" "$(cols task sched "$tmp/plain/tasks.csv")" "$(head -c 300 "$tmp/plain/meta.json")"
+	fail "without --sched" "$(cols "$tmp/plain/tasks.csv" task sched)" "$(head -c 300 "$tmp/plain/meta.json")"
 fi
 
 finish trust
