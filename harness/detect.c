@@ -67,14 +67,20 @@ static void fault_once(void)
 	munmap(map, 2 * huge);
 }
 
-/* a process that faults once; with hold, it then waits until told to exit (fd) */
-static pid_t faulter(int ready_fd, int hold_fd)
+/*
+ * A process that faults once; with hold, it then waits until told to exit:
+ * hold_fd reads end of file once every copy of the pipe's other end,
+ * hold_other, is closed, its own copy first.
+ */
+static pid_t faulter(int ready_fd, int hold_fd, int hold_other)
 {
 	pid_t pid = fork();
 	char c = 0;
 
 	if (pid)
 		return pid;
+	if (hold_other >= 0)
+		close(hold_other);
 	fault_once();
 	if (ready_fd >= 0 && write(ready_fd, &c, 1) != 1)
 		_exit(5);
@@ -147,7 +153,7 @@ static int drop_then_fault(uint64_t *allocs)
 
 	if (err)
 		return err;
-	pid = faulter(-1, -1);
+	pid = faulter(-1, -1, -1);
 	err = pid < 0 ? -errno : reaped(pid);
 	return err ? err : zero_allocs(allocs);
 }
@@ -174,7 +180,7 @@ static int behaviour(void)
 		return 1;
 	}
 	err = zero_allocs(&c.start);
-	first = err ? -1 : faulter(ready[1], hold[0]);
+	first = err ? -1 : faulter(ready[1], hold[0], hold[1]);
 	if (first < 0 || read(ready[0], &x, 1) != 1 || zero_allocs(&c.first)) {
 		fprintf(stderr, "hzfbench: detect: the first process: %s\n",
 			err ? "/proc/vmstat has no thp_zero_page_alloc" : "did not fault");
