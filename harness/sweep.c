@@ -371,7 +371,7 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 		fprintf(stderr, "hzfbench: %s\n", why);
 		goto out;
 	}
-	zf_interrupt_catch(r.dir);
+	zf_interrupt_catch(r.dir, "meta.json");
 	t0 = now_s();
 	/* the rounds of one fault mode, then the next: real faults disturb the machine */
 	for (f = 0; f < sw->nfaults && !failed; f++)
