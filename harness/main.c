@@ -31,6 +31,7 @@
 #include "kcheck.h"
 #include "sweep.h"
 #include "topo.h"
+#include "vm.h"
 
 #ifndef HZF_VERSION
 #define HZF_VERSION "0.1"
@@ -1105,6 +1106,8 @@ static const struct subcommand subcommands[] = {
 	{ "doctor",	"what on this machine can skew a timing, and the fixes",	zf_doctor_main },
 	{ "detect",	"how the running kernel counts the huge zero folio, from what it does",
 			zf_detect_main },
+	{ "vm",		"a subcommand inside a qemu guest of the topology and kernel asked for",
+		zf_vm_main },
 	{ "probe",	"reference loops: bare inc_not_zero, pointer read",	cmd_probe },
 	{ "strategies",	"the strategies and what each models",			cmd_strategies },
 	{ NULL, NULL, NULL },

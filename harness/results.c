@@ -174,6 +174,26 @@ static void write_set_thp(struct zf_buf *b)
 	zf_buf_printf(b, "},\n");
 }
 
+/*
+ * Under hzfbench vm, the guest's /init hands the boot's description down
+ * in $HZF_VM; "virtualized" is its accelerator (tcg: emulated times), null
+ * when hzfbench vm did not run this (doctor.hypervisor says whether the
+ * machine itself is virtual).
+ */
+static void write_vm(struct zf_buf *b)
+{
+	const char *vm = getenv("HZF_VM");
+	char accel[16];
+
+	if (!vm || zf_json_validate(vm) || zf_json_get(vm, "accel", accel, sizeof(accel))) {
+		zf_buf_printf(b, "  \"virtualized\": null,\n");
+		return;
+	}
+	zf_buf_printf(b, "  \"virtualized\": ");
+	zf_buf_json_str(b, accel);
+	zf_buf_printf(b, ",\n  \"vm\": %s,\n", vm);
+}
+
 static int write_meta(struct zf_results *r, bool complete, const char *end_time,
 		      char *why, size_t len)
 {
@@ -203,6 +223,7 @@ static int write_meta(struct zf_results *r, bool complete, const char *end_time,
 	json_kv(&b, "config_persistent_huge_zero_folio", si->persistent_huge_zero_folio, true);
 	json_kv(&b, "kernel_config_source", si->kernel_config_source, true);
 	json_kv(&b, "kernel_strategy", si->kernel_strategy, true);
+	write_vm(&b);
 	zf_buf_printf(&b, "  \"topology\": {\"source\": ");
 	zf_buf_json_str(&b, r->topo->source);
 	zf_buf_printf(&b, ", \"packages\": %d, \"numa_nodes\": %d, \"cores\": %d, \"pus\": %d},\n",

@@ -43,6 +43,8 @@ else
 	count "$log" faults
 	HZF_BUILD=$build tests/trust.sh | tee "$log"
 	count "$log" trust
+	HZF_BUILD=$build tests/vm.sh | tee "$log"
+	count "$log" vm
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

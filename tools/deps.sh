@@ -3,8 +3,10 @@
 # test, `run` for run.sh (build plus hwloc's and numactl's tools), `perf` for
 # run.sh --perf-record and --c2c (run plus linux-perf), `sanitize` for make
 # asan/ubsan/tsan and the fuzz targets (build plus clang and its runtimes),
-# `lint` for make lint (cppcheck, clang-tidy, shellcheck). Only as root
-# on a Debian/Ubuntu machine (apt-get), and not with HZF_NO_INSTALL set;
+# `lint` for make lint (cppcheck, clang-tidy, shellcheck), `vm` for
+# hzfbench vm and its tests (qemu, a static busybox, cpio), `kernels` for
+# make kernels (a kernel build's tools and ccache). Only as root on a
+# Debian/Ubuntu machine (apt-get), and not with HZF_NO_INSTALL set;
 # otherwise it names what is missing and fails.
 set -euo pipefail
 
@@ -33,6 +35,20 @@ if [ "$want" = sanitize ]; then
 	# the sanitizer and libFuzzer runtimes
 	clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null | grep -q / ||
 		missing+=(libclang-rt-dev)
+fi
+if [ "$want" = vm ]; then	# hzfbench vm and its tests
+	command -v qemu-system-x86_64 >/dev/null 2>&1 || missing+=(qemu-system-x86)
+	# the initramfs holds busybox alone: it must need no loader
+	grep -q 'not a dynamic' < <(ldd /bin/busybox 2>&1) || missing+=(busybox-static)
+	command -v cpio >/dev/null 2>&1 || missing+=(cpio)
+fi
+if [ "$want" = kernels ]; then	# make kernels
+	for tool in bc bison flex ccache patch; do
+		command -v $tool >/dev/null 2>&1 || missing+=("$tool")
+	done
+	command -v xz >/dev/null 2>&1 || missing+=(xz-utils)
+	have_header gelf.h || missing+=(libelf-dev)
+	have_header openssl/opensslv.h || missing+=(libssl-dev)
 fi
 if [ "$want" = lint ]; then
 	command -v cppcheck >/dev/null 2>&1 || missing+=(cppcheck)

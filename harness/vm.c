@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hzfbench vm: options, qemu's command line, the guest's /init, and reading its ports. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "vm.h"
+
+static const char vm_usage[] =
+"usage: hzfbench vm [options] -- SUBCOMMAND [ARGS...]\n"
+"  Boot a Linux kernel under qemu with the CPUs, sockets and NUMA nodes asked\n"
+"  for, run one hzfbench subcommand inside, and bring back its output and\n"
+"  every file it wrote in its working folder (a relative --out lands there).\n"
+"  --kernel K          debian (Debian's cloud kernel, fetched with apt-get\n"
+"                      download and kept in ~/.cache/hzfbench), global, mmflag\n"
+"                      or persistent (a kernel make kernels built), or a bzImage\n"
+"                      file (default debian)\n"
+"  --smp N             CPUs (default 4)\n"
+"  --sockets N         sockets the CPUs are split into (default 2)\n"
+"  --nodes N           NUMA nodes, each with an equal share of CPUs and memory\n"
+"                      (default 2)\n"
+"  --mem SIZE          the guest's memory (default 2G)\n"
+"  --accel A           auto (kvm when /dev/kvm opens and the guest comes up\n"
+"                      within 60 s, else tcg), tcg or kvm (default auto)\n"
+"  --timeout SEC       stop the guest when it has not powered off after SEC\n"
+"                      seconds (default 900)\n"
+"  --append TEXT       more kernel command line\n"
+"  --out DIR           where the guest's files, console.log and vm.json go,\n"
+"                      new or empty (default results/<UTC time>-<host>)\n"
+"  -h, --help          this text\n"
+"  Times measured under tcg are emulated: compare them only with each other.\n";
+
+enum { OPT_KERNEL = 256, OPT_SMP, OPT_SOCKETS, OPT_NODES, OPT_MEM, OPT_ACCEL, OPT_TIMEOUT,
+       OPT_APPEND, OPT_OUT };
+
+static const struct option vm_options[] = {
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "smp", required_argument, NULL, OPT_SMP },
+	{ "sockets", required_argument, NULL, OPT_SOCKETS },
+	{ "nodes", required_argument, NULL, OPT_NODES },
+	{ "mem", required_argument, NULL, OPT_MEM },
+	{ "accel", required_argument, NULL, OPT_ACCEL },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "append", required_argument, NULL, OPT_APPEND },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+const char *zf_vm_accel_name(enum zf_vm_accel a)
+{
+	return a == ZF_VM_TCG ? "tcg" : a == ZF_VM_KVM ? "kvm" : "auto";
+}
+
+static int check_topology(struct zf_vm_opts *o)
+{
+	char v[32], why[96];
+
+	snprintf(why, sizeof(why), "does not divide --smp %lu evenly", o->smp);
+	snprintf(v, sizeof(v), "%lu", o->sockets);
+	if (o->smp % o->sockets)
+		return zf_bad_value("--sockets", v, why);
+	snprintf(v, sizeof(v), "%lu", o->nodes);
+	if (o->smp % o->nodes)
+		return zf_bad_value("--nodes", v, why);
+	snprintf(why, sizeof(why), "not a whole number of 2 MiB for each of %lu nodes", o->nodes);
+	if (o->mem_bytes % (o->nodes * ZF_VM_NODE_ALIGN))
+		return zf_bad_value("--mem", o->mem_arg, why);
+	snprintf(why, sizeof(why), "under 128 MiB for each of %lu nodes", o->nodes);
+	if (o->mem_bytes / o->nodes < (128ULL << 20))
+		return zf_bad_value("--mem", o->mem_arg, why);
+	return 0;
+}
+
+int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o)
+{
+	int c, err = 0;
+
+	*o = (struct zf_vm_opts){ .kernel = "debian", .smp = 4, .sockets = 2, .nodes = 2,
+				  .mem_bytes = 2ULL << 30, .mem_arg = "2G",
+				  .timeout_s = 900 };
+	optind = 1;
+	opterr = 0;
+	while (!err && (c = getopt_long(argc, argv, "+h", vm_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_KERNEL:
+			if (!*optarg)
+				return zf_bad_value("--kernel", optarg, "empty");
+			o->kernel = optarg;
+			break;
+		case OPT_SMP:
+			err = zf_parse_num_opt("--smp", optarg, 1, ZF_VM_MAX_CPUS, &o->smp);
+			break;
+		case OPT_SOCKETS:
+			err = zf_parse_num_opt("--sockets", optarg, 1, ZF_VM_MAX_CPUS, &o->sockets);
+			break;
+		case OPT_NODES:
+			err = zf_parse_num_opt("--nodes", optarg, 1, ZF_VM_MAX_CPUS, &o->nodes);
+			break;
+		case OPT_MEM:
+			err = zf_parse_size_opt("--mem", optarg, &o->mem_bytes);
+			o->mem_arg = optarg;
+			break;
+		case OPT_ACCEL:
+			if (!strcmp(optarg, "auto"))
+				o->accel = ZF_VM_AUTO;
+			else if (!strcmp(optarg, "tcg"))
+				o->accel = ZF_VM_TCG;
+			else if (!strcmp(optarg, "kvm"))
+				o->accel = ZF_VM_KVM;
+			else
+				return zf_bad_value("--accel", optarg, "not auto, tcg or kvm");
+			break;
+		case OPT_TIMEOUT:
+			err = zf_parse_num_opt("--timeout", optarg, 1, 86400, &o->timeout_s);
+			break;
+		case OPT_APPEND:
+			if (strpbrk(optarg, "\"\n"))
+				return zf_bad_value("--append", optarg, "has a quote or a newline");
+			o->append = optarg;
+			break;
+		case OPT_OUT:
+			o->out = optarg;
+			break;
+		case 'h':
+			fputs(vm_usage, stdout);
+			return 1;
+		default:
+			return zf_opt_unknown("vm", argv);
+		}
+	}
+	if (err)
+		return err;
+	if (optind >= argc || strcmp(argv[optind - 1], "--")) {
+		if (optind < argc)
+			fprintf(stderr, "hzfbench: vm: %s: unexpected argument (the guest's "
+				"subcommand goes after --)\n", argv[optind]);
+		else
+			fprintf(stderr, "hzfbench: vm: no subcommand to run (hzfbench vm "
+				"[options] -- SUBCOMMAND ...)\n");
+		return 2;
+	}
+	o->cmd = argv + optind;
+	o->ncmd = argc - optind;
+	if (!strcmp(o->cmd[0], "vm"))
+		return zf_bad_value("vm", "vm", "a guest does not boot guests of its own");
+	return check_topology(o);
+}
+
+void zf_vm_argv_add(struct zf_vm_argv *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (a->oom)
+		return;
+	if (a->argc + 2 > a->cap) {
+		int cap = a->cap ? 2 * a->cap : 32;
+		char **grown = realloc(a->argv, (size_t)cap * sizeof(*grown));
+
+		if (!grown) {
+			a->oom = true;
+			return;
+		}
+		a->argv = grown;
+		a->cap = cap;
+	}
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		a->oom = true;
+	else
+		a->argv[a->argc++] = s;
+	va_end(ap);
+	a->argv[a->argc] = NULL;
+}
+
+void zf_vm_argv_free(struct zf_vm_argv *a)
+{
+	int i;
+
+	for (i = 0; i < a->argc; i++)
+		free(a->argv[i]);
+	free(a->argv);
+	*a = (struct zf_vm_argv){ 0 };
+}
+
+int zf_vm_qemu_argv(const struct zf_vm_opts *o, enum zf_vm_accel accel, const char *kernel,
+		    const char *initrd, const char *data_path, struct zf_vm_argv *a)
+{
+	unsigned long long node_mib = o->mem_bytes / o->nodes >> 20;
+	unsigned long per_node = o->smp / o->nodes;
+	unsigned long i;
+
+	zf_vm_argv_add(a, "qemu-system-x86_64");
+	/* no network card, no VGA: the firmware has nothing to try before the kernel */
+	zf_vm_argv_add(a, "-nodefaults");
+	zf_vm_argv_add(a, "-no-reboot");	/* a panic (panic=-1) ends qemu */
+	zf_vm_argv_add(a, "-display");
+	zf_vm_argv_add(a, "none");
+	zf_vm_argv_add(a, "-accel");
+	zf_vm_argv_add(a, accel == ZF_VM_KVM ? "kvm" : "tcg,thread=multi");
+	/* -cpu host fails under nested KVM on some hosts (MSR 0x10a); max works under both */
+	zf_vm_argv_add(a, "-cpu");
+	zf_vm_argv_add(a, "max");
+	zf_vm_argv_add(a, "-smp");
+	zf_vm_argv_add(a, "%lu,sockets=%lu,cores=%lu,threads=1", o->smp, o->sockets,
+		       o->smp / o->sockets);
+	zf_vm_argv_add(a, "-m");
+	zf_vm_argv_add(a, "%lluM", o->mem_bytes >> 20);
+	for (i = 0; o->nodes > 1 && i < o->nodes; i++) {
+		zf_vm_argv_add(a, "-object");
+		zf_vm_argv_add(a, "memory-backend-ram,size=%lluM,id=mem%lu", node_mib, i);
+		zf_vm_argv_add(a, "-numa");
+		zf_vm_argv_add(a, "node,nodeid=%lu,memdev=mem%lu,cpus=%lu-%lu", i, i,
+			       i * per_node, (i + 1) * per_node - 1);
+	}
+	zf_vm_argv_add(a, "-kernel");
+	zf_vm_argv_add(a, "%s", kernel);
+	zf_vm_argv_add(a, "-initrd");
+	zf_vm_argv_add(a, "%s", initrd);
+	zf_vm_argv_add(a, "-append");
+	zf_vm_argv_add(a, "console=ttyS0 quiet loglevel=3 panic=-1%s%s", o->append ? " " : "",
+		       o->append ? o->append : "");
+	zf_vm_argv_add(a, "-serial");		/* ttyS0: the console, on qemu's stdout */
+	zf_vm_argv_add(a, "stdio");
+	zf_vm_argv_add(a, "-serial");		/* ttyS1: the data port */
+	zf_vm_argv_add(a, "file:%s", data_path);
+	zf_vm_argv_add(a, "-monitor");
+	zf_vm_argv_add(a, "none");
+	return a->oom ? -ENOMEM : 0;
+}
+
+/* 'text' for sh, a single quote as '\'' */
+static void sh_quote(struct zf_buf *b, const char *s)
+{
+	zf_buf_append(b, "'", 1);
+	for (; *s; s++) {
+		if (*s == '\'')
+			zf_buf_printf(b, "'\\''");
+		else
+			zf_buf_append(b, s, 1);
+	}
+	zf_buf_append(b, "'", 1);
+}
+
+void zf_vm_json(const struct zf_vm_opts *o, enum zf_vm_accel accel, const char *kernel_path,
+		const char *release, struct zf_buf *b)
+{
+	zf_buf_printf(b, "{\"kernel\": ");
+	zf_buf_json_str(b, o->kernel);
+	zf_buf_printf(b, ", \"kernel_path\": ");
+	zf_buf_json_str(b, kernel_path);
+	zf_buf_printf(b, ", \"kernel_release\": ");
+	if (release)
+		zf_buf_json_str(b, release);
+	else
+		zf_buf_printf(b, "null");
+	zf_buf_printf(b, ", \"accel\": \"%s\", \"cpus\": %lu, \"sockets\": %lu, \"nodes\": %lu, "
+		      "\"mem_mib\": %llu}", zf_vm_accel_name(accel), o->smp, o->sockets, o->nodes,
+		      o->mem_bytes >> 20);
+}
+
+void zf_vm_init_script(const struct zf_vm_opts *o, enum zf_vm_accel accel,
+		       const char *kernel_path, struct zf_buf *script)
+{
+	struct zf_buf vm = { 0 };
+	int i;
+
+	zf_vm_json(o, accel, kernel_path, NULL, &vm);
+	zf_buf_printf(script,
+		"#!/bin/busybox sh\n"
+		"# the guest's /init, written by hzfbench vm\n"
+		"/bin/busybox --install -s /bin\n"
+		"export PATH=/bin HOME=/work\n"
+		"mount -t proc proc /proc\n"
+		"mount -t sysfs sysfs /sys\n"
+		"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
+		"mount -t tmpfs tmpfs /tmp\n"
+		"mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"
+		"hostname hzf-guest\n"
+		"export HZF_VM=");
+	sh_quote(script, vm.text ? vm.text : "{}");
+	zf_buf_printf(script, "\necho \"HZF-UP $(uname -r)\"\ncd /work\n/bin/hzfbench");
+	for (i = 0; i < o->ncmd; i++) {
+		zf_buf_append(script, " ", 1);
+		sh_quote(script, o->cmd[i]);
+	}
+	zf_buf_printf(script, " </dev/null\n"
+		"status=$?\n"
+		"tar -c -f /tmp/work.tar -C /work .\n"
+		"stty -F /dev/ttyS1 raw -echo\n"
+		"{ echo HZF-DATA-BEGIN; base64 /tmp/work.tar;\n"
+		"  echo \"HZF-DATA-END $(stat -c %%s /tmp/work.tar)\"; } >/dev/ttyS1\n"
+		"echo \"HZF-EXIT $status\"\n"
+		"poweroff -f\n");
+	zf_buf_free(&vm);
+}
+
+bool zf_vm_console_line(struct zf_vm_console *c, char *line)
+{
+	size_t n = strlen(line);
+	const char *up;
+	int status;
+
+	while (n && (line[n - 1] == '\r' || line[n - 1] == '\n'))
+		line[--n] = '\0';
+	if (!c->up) {
+		/* the firmware's escape sequences may come first on the line */
+		up = strstr(line, "HZF-UP ");
+		if (up) {
+			c->up = true;
+			snprintf(c->release, sizeof(c->release), "%s", up + 7);
+		}
+		return false;
+	}
+	if (c->done)
+		return false;
+	if (sscanf(line, "HZF-EXIT %d", &status) == 1 && !strncmp(line, "HZF-EXIT ", 9)) {
+		c->done = true;
+		c->exit_status = status;
+		return false;
+	}
+	return true;
+}
+
+static int b64_value(char ch)
+{
+	if (ch >= 'A' && ch <= 'Z')
+		return ch - 'A';
+	if (ch >= 'a' && ch <= 'z')
+		return ch - 'a' + 26;
+	if (ch >= '0' && ch <= '9')
+		return ch - '0' + 52;
+	return ch == '+' ? 62 : ch == '/' ? 63 : -1;
+}
+
+static const char *find_line(const char *text, const char *end, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	const char *p;
+
+	for (p = text; p + n <= end; p++)
+		if ((p == text || p[-1] == '\n') && !memcmp(p, prefix, n))
+			return p;
+	return NULL;
+}
+
+int zf_vm_data_decode(const char *text, size_t len, struct zf_buf *tar, char *why,
+		      size_t whylen)
+{
+	const char *end = text + len, *begin, *stop, *p;
+	unsigned long long said;
+	unsigned int acc = 0, bits = 0;
+	char tail[32] = "";
+	bool padded = false;
+
+	begin = find_line(text, end, "HZF-DATA-BEGIN");
+	if (!begin) {
+		snprintf(why, whylen, "the guest sent no data (no HZF-DATA-BEGIN)");
+		return -EPROTO;
+	}
+	begin += strlen("HZF-DATA-BEGIN");
+	stop = find_line(begin, end, "HZF-DATA-END ");
+	if (!stop) {
+		snprintf(why, whylen, "the guest's data stops short (no HZF-DATA-END)");
+		return -EPROTO;
+	}
+	memcpy(tail, stop + 13, (size_t)(end - stop - 13) < sizeof(tail) - 1 ?
+	       (size_t)(end - stop - 13) : sizeof(tail) - 1);
+	if (sscanf(tail, "%llu", &said) != 1) {
+		snprintf(why, whylen, "HZF-DATA-END has no size");
+		return -EPROTO;
+	}
+	for (p = begin; p < stop; p++) {
+		int v;
+
+		if (*p == '\n' || *p == '\r')
+			continue;
+		if (*p == '=') {
+			padded = true;
+			continue;
+		}
+		v = b64_value(*p);
+		if (v < 0 || padded) {
+			snprintf(why, whylen, "the guest's data is not base64 at byte %td",
+				 p - text);
+			return -EPROTO;
+		}
+		acc = acc << 6 | (unsigned int)v;
+		bits += 6;
+		if (bits >= 8) {
+			char byte = (char)(acc >> (bits - 8) & 0xff);
+
+			zf_buf_append(tar, &byte, 1);
+			bits -= 8;
+		}
+	}
+	if (tar->oom)
+		return -ENOMEM;
+	if (tar->len != said) {
+		snprintf(why, whylen, "the guest's data is %zu bytes, not the %llu it said",
+			 tar->len, said);
+		return -EPROTO;
+	}
+	return 0;
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `hzfbench vm`: a subcommand run inside a qemu guest booted from an
+ * initramfs of our own (busybox, this hzfbench and the libraries it was
+ * loaded with). The guest's console comes back on its first serial port;
+ * its working folder comes back as a tar stream in base64 on the second,
+ * framed so that a cut-off transfer is told from a whole one.
+ *
+ * This file is the part without side effects, which the tests drive:
+ * options, qemu's command line, the guest's /init, the console's markers
+ * and the data port's decoding. vmboot.c fetches kernels, writes the
+ * initramfs and runs qemu; vmcmd.c is the subcommand.
+ */
+#ifndef HZF_VM_H
+#define HZF_VM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "buf.h"
+
+enum zf_vm_accel { ZF_VM_AUTO, ZF_VM_TCG, ZF_VM_KVM };
+
+struct zf_vm_opts {
+	const char *kernel;		/* "debian", a variant name, or a file */
+	unsigned long smp, sockets, nodes;
+	unsigned long long mem_bytes;
+	const char *mem_arg;		/* --mem as typed */
+	enum zf_vm_accel accel;
+	unsigned long timeout_s;	/* the whole guest, boot to power-off */
+	const char *out;		/* NULL: results/<UTC time>-<host> */
+	const char *append;		/* more kernel command line; NULL none */
+	char **cmd;			/* the subcommand and its arguments */
+	int ncmd;
+};
+
+#define ZF_VM_MAX_CPUS		64
+#define ZF_VM_NODE_ALIGN	(2ULL << 20)	/* each node's memory a whole number of these */
+
+int zf_vm_main(int argc, char **argv);
+
+/* options up to "--" and the command after it; 0, 1 for --help (said), or 2 (said) */
+int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o);
+const char *zf_vm_accel_name(enum zf_vm_accel a);
+
+/* an argument vector built one string at a time; NULL-terminated */
+struct zf_vm_argv {
+	char **argv;
+	int argc, cap;
+	bool oom;
+};
+void zf_vm_argv_add(struct zf_vm_argv *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/*
+ * qemu's arguments (argv[0] "qemu-system-x86_64") for opts, under accel
+ * (tcg or kvm), booting kernel with initrd, the data port written to
+ * data_path. -ENOMEM, or 0; free with zf_vm_argv_free() either way.
+ */
+int zf_vm_qemu_argv(const struct zf_vm_opts *o, enum zf_vm_accel accel, const char *kernel,
+		    const char *initrd, const char *data_path, struct zf_vm_argv *a);
+void zf_vm_argv_free(struct zf_vm_argv *a);
+
+/*
+ * The JSON object the guest's meta.json keeps as "vm" (kernel, accel,
+ * CPUs, sockets, nodes, memory); it reaches the guest's hzfbench in
+ * $HZF_VM. release: the kernel's uname -r when known, else NULL.
+ */
+void zf_vm_json(const struct zf_vm_opts *o, enum zf_vm_accel accel, const char *kernel_path,
+		const char *release, struct zf_buf *b);
+/* the guest's /init: a busybox sh script that runs o->cmd in /work */
+void zf_vm_init_script(const struct zf_vm_opts *o, enum zf_vm_accel accel,
+		       const char *kernel_path, struct zf_buf *script);
+
+/* what the console's lines said so far */
+struct zf_vm_console {
+	bool up;		/* /init started: "HZF-UP <release>" */
+	bool done;		/* the command ended: "HZF-EXIT <status>" */
+	int exit_status;
+	char release[128];	/* the guest kernel's uname -r */
+};
+/*
+ * One console line (without its newline). Returns true when the line is
+ * the command's own output, to be shown; markers, firmware and kernel
+ * messages before /init and after the command are only logged.
+ */
+bool zf_vm_console_line(struct zf_vm_console *c, char *line);
+
+/*
+ * The data port's text: "HZF-DATA-BEGIN", base64 lines, "HZF-DATA-END
+ * <bytes>". The decoded tar stream goes to *tar; -EPROTO with why when the
+ * frame is missing, cut off, not base64 or not the size it says.
+ */
+int zf_vm_data_decode(const char *text, size_t len, struct zf_buf *tar, char *why,
+		      size_t whylen);
+
+/* vmboot.c: what touches the machine */
+
+/*
+ * The kernel o->kernel names, as a file: for "debian", the cloud kernel
+ * package apt-cache names, fetched once into the cache folder; for a
+ * variant, make kernels' build/kernels/NAME/bzImage; else the file itself.
+ */
+int zf_vm_kernel(const struct zf_vm_opts *o, char *path, size_t len, char *why, size_t whylen);
+/* the initramfs: busybox (static), this hzfbench, its libraries, and script as /init */
+int zf_vm_initramfs(const char *path, const struct zf_buf *script, char *why, size_t whylen);
+
+enum zf_vm_end { ZF_VM_FINISHED, ZF_VM_TIMEOUT, ZF_VM_NOT_UP, ZF_VM_DIED };
+struct zf_vm_boot {
+	enum zf_vm_end end;
+	int qemu_status;		/* wait status, for ZF_VM_DIED */
+	double up_s, wall_s;		/* to "HZF-UP", and to qemu's exit */
+	struct zf_vm_console console;
+};
+/*
+ * Run qemu: its console goes to log_fd whole and the command's own lines
+ * to stdout. Stopped (SIGKILL) after timeout_s, or after up_within_s
+ * without /init starting (0: no such limit).
+ */
+int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
+		   unsigned long up_within_s, struct zf_vm_boot *b, char *why, size_t whylen);
+/* a file named on $PATH, as a path; -ENOENT when none */
+int zf_vm_which(const char *name, char *path, size_t len);
+
+#endif

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hzfbench vm: fetching the kernel, writing the initramfs, running qemu. */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpio.h"
+#include "vm.h"
+
+int zf_vm_which(const char *name, char *path, size_t len)
+{
+	const char *dirs = getenv("PATH"), *p, *colon;
+
+	for (p = dirs ? dirs : "/usr/bin:/bin"; p && *p; p = colon ? colon + 1 : NULL) {
+		colon = strchr(p, ':');
+		snprintf(path, len, "%.*s/%s", colon ? (int)(colon - p) : (int)strlen(p), p, name);
+		if (!access(path, X_OK))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/* kernels/ under $HZF_CACHE, $XDG_CACHE_HOME/hzfbench or ~/.cache/hzfbench */
+static int cache_dir(char *dir, size_t len)
+{
+	const char *env = getenv("HZF_CACHE"), *xdg = getenv("XDG_CACHE_HOME"),
+		   *home = getenv("HOME");
+
+	if (env && *env)
+		snprintf(dir, len, "%s/kernels", env);
+	else if (xdg && *xdg)
+		snprintf(dir, len, "%s/hzfbench/kernels", xdg);
+	else
+		snprintf(dir, len, "%s/.cache/hzfbench/kernels", home && *home ? home : "/root");
+	return 0;
+}
+
+/*
+ * apt-cache names the package the cloud meta-package depends on; it is
+ * fetched (apt-get download: nothing installed) and unpacked once. Offline,
+ * the newest kernel fetched before serves.
+ */
+static const char fetch_debian[] =
+	"set -eu\n"
+	"cache=$1\n"
+	"mkdir -p \"$cache\"\n"
+	"pkg=$(apt-cache depends linux-image-cloud-amd64 2>/dev/null |\n"
+	"	sed -n 's/^ *Depends: \\(linux-image-[0-9][^ ]*\\)$/\\1/p' | head -n 1)\n"
+	"if [ -z \"$pkg\" ]; then\n"
+	"	k=$(ls -1 \"$cache\"/*/boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)\n"
+	"	[ -n \"$k\" ] || { echo \"hzfbench: vm: apt-cache knows no linux-image-cloud-amd64"
+	" and $cache holds none (apt-get update first)\" >&2; exit 1; }\n"
+	"	echo \"$k\"; exit 0\n"
+	"fi\n"
+	"if ! ls \"$cache/$pkg\"/boot/vmlinuz-* >/dev/null 2>&1; then\n"
+	"	echo \"hzfbench: vm: fetching $pkg (apt-get download) into $cache\" >&2\n"
+	"	tmp=$(mktemp -d \"$cache/.fetch.XXXXXX\")\n"
+	"	trap 'rm -rf \"$tmp\"' EXIT\n"
+	"	(cd \"$tmp\" && apt-get download -qq -o APT::Sandbox::User=root \"$pkg\") >&2\n"
+	"	dpkg-deb -x \"$tmp\"/*.deb \"$tmp/x\"\n"
+	"	rm -rf \"${cache:?}/$pkg\"; mv \"$tmp/x\" \"$cache/$pkg\"\n"
+	"fi\n"
+	"ls -1 \"$cache/$pkg\"/boot/vmlinuz-* | head -n 1\n";
+
+static int debian_kernel(char *path, size_t len, char *why, size_t whylen)
+{
+	char dir[PATH_MAX], cmd[PATH_MAX + 64];
+	FILE *f;
+	int status;
+	size_t n;
+
+	cache_dir(dir, sizeof(dir));
+	if (strchr(dir, '\'')) {
+		snprintf(why, whylen, "%s: a quote in the cache folder's name", dir);
+		return -EINVAL;
+	}
+	/* the script goes in by environment: it holds quotes of its own */
+	setenv("HZF_FETCH_SCRIPT", fetch_debian, 1);
+	snprintf(cmd, sizeof(cmd), "sh -c \"$HZF_FETCH_SCRIPT\" hzf-fetch '%s'", dir);
+	f = popen(cmd, "r");
+	if (!f) {
+		snprintf(why, whylen, "sh: %s", strerror(errno));
+		return -errno;
+	}
+	if (!fgets(path, (int)len, f))
+		path[0] = '\0';
+	status = pclose(f);
+	unsetenv("HZF_FETCH_SCRIPT");
+	n = strlen(path);
+	while (n && path[n - 1] == '\n')
+		path[--n] = '\0';
+	if (status || !n) {
+		snprintf(why, whylen, "--kernel debian: no kernel fetched (said above)");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* make kernels' output: $HZF_KERNELS/NAME/bzImage, or kernels/ beside this binary */
+static int variant_kernel(const char *name, char *path, size_t len)
+{
+	const char *env = getenv("HZF_KERNELS");
+	char exe[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env && *env) {
+		snprintf(path, len, "%s/%s/bzImage", env, name);
+		return 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n < 0)
+		return -errno;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(path, len, "%s/kernels/%s/bzImage", exe, name);
+	return 0;
+}
+
+int zf_vm_kernel(const struct zf_vm_opts *o, char *path, size_t len, char *why, size_t whylen)
+{
+	static const char *const variants[] = { "global", "mmflag", "persistent", NULL };
+	const char *const *v;
+	struct stat st;
+
+	if (!strcmp(o->kernel, "debian"))
+		return debian_kernel(path, len, why, whylen);
+	for (v = variants; *v; v++)
+		if (!strcmp(o->kernel, *v))
+			break;
+	if (*v) {
+		int err = variant_kernel(*v, path, len);
+
+		if (err || stat(path, &st)) {
+			snprintf(why, whylen, "--kernel %s: %s: %s (make kernels builds it)",
+				 o->kernel, path, strerror(err ? -err : errno));
+			return -ENOENT;
+		}
+		return 0;
+	}
+	if (stat(o->kernel, &st)) {
+		snprintf(why, whylen, "--kernel %s: not debian, global, mmflag, persistent or a "
+			 "kernel file (%s)", o->kernel, strerror(errno));
+		return -ENOENT;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, whylen, "--kernel %s: not a file", o->kernel);
+		return -EINVAL;
+	}
+	snprintf(path, len, "%s", o->kernel);
+	return 0;
+}
+
+/* the libraries this process was loaded with, by their paths (the vDSO has none) */
+static int add_library(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct zf_buf *list = data;
+
+	(void)size;
+	if (info->dlpi_name && info->dlpi_name[0] == '/')
+		zf_buf_printf(list, "%s\n", info->dlpi_name);
+	return 0;
+}
+
+/* each folder above path, once, in order */
+static void add_parents(struct zf_cpio *c, struct zf_buf *made, const char *path)
+{
+	char dir[PATH_MAX], key[PATH_MAX + 2];
+	const char *slash;
+
+	for (slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+		snprintf(key, sizeof(key), "\n%s\n", dir);
+		if (!*dir || (made->text && strstr(made->text, key)))
+			continue;
+		zf_cpio_dir(c, dir, 0755);
+		zf_buf_printf(made, "%s%s\n", made->len ? "" : "\n", dir);
+	}
+}
+
+/* busybox must need no loader: the initramfs holds only hzfbench's libraries */
+static int static_elf(const char *path)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), i, err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64)
+		err = -ENOEXEC;
+	for (i = 0; !err && i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (Elf64_Off)i * eh.e_phentsize)) !=
+		    sizeof(ph))
+			err = -ENOEXEC;
+		else if (ph.p_type == PT_INTERP)
+			err = -ELIBBAD;
+	}
+	close(fd);
+	return err;
+}
+
+int zf_vm_initramfs(const char *path, const struct zf_buf *script, char *why, size_t whylen)
+{
+	static const char *const dirs[] = { "bin", "dev", "proc", "sys", "tmp", "work", NULL };
+	struct zf_buf libs = { 0 }, made = { 0 };
+	char busybox[PATH_MAX], *line, *next;
+	const char *const *d;
+	struct zf_cpio c;
+	int fd, err;
+
+	if (zf_vm_which("busybox", busybox, sizeof(busybox))) {
+		snprintf(why, whylen, "busybox: not found (apt-get install busybox-static)");
+		return -ENOENT;
+	}
+	err = static_elf(busybox);
+	if (err) {
+		snprintf(why, whylen, "%s: %s", busybox, err == -ELIBBAD ?
+			 "dynamically linked (apt-get install busybox-static)" : strerror(-err));
+		return err;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	zf_cpio_init(&c, fd);
+	for (d = dirs; *d; d++) {
+		zf_cpio_dir(&c, *d, 0755);
+		zf_buf_printf(&made, "%s%s\n", made.len ? "" : "\n", *d);
+	}
+	zf_cpio_chardev(&c, "dev/console", 0600, 5, 1);
+	zf_cpio_copy(&c, "bin/busybox", 0755, busybox);
+	zf_cpio_copy(&c, "bin/hzfbench", 0755, "/proc/self/exe");
+	dl_iterate_phdr(add_library, &libs);
+	for (line = libs.text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		*next++ = '\0';
+		add_parents(&c, &made, line + 1);
+		zf_cpio_copy(&c, line + 1, 0755, line);
+	}
+	zf_cpio_data(&c, "init", 0755, script->text, script->len);
+	err = libs.oom || made.oom ? -ENOMEM : zf_cpio_end(&c);
+	if (!err && close(fd))
+		err = -errno;
+	else if (err)
+		close(fd);
+	if (err)
+		snprintf(why, whylen, "initramfs %s: %s", path, c.err ? c.why : strerror(-err));
+	zf_buf_free(&libs);
+	zf_buf_free(&made);
+	return err;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* complete lines of pending go to the console reader; a part line stays */
+static void take_lines(struct zf_buf *pending, struct zf_vm_boot *b)
+{
+	char *start = pending->text, *nl;
+	size_t used;
+
+	while ((nl = memchr(start, '\n', pending->len - (size_t)(start - pending->text)))) {
+		*nl = '\0';
+		if (zf_vm_console_line(&b->console, start)) {
+			fputs(start, stdout);
+			fputc('\n', stdout);
+			fflush(stdout);
+		}
+		if (b->console.up && !b->up_s)
+			b->up_s = -1;	/* stamped by the caller's clock */
+		start = nl + 1;
+	}
+	used = (size_t)(start - pending->text);
+	memmove(pending->text, start, pending->len - used);
+	pending->len -= used;
+	/* a line longer than this is no marker: let it go */
+	if (pending->len > 65536)
+		pending->len = 0;
+}
+
+int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
+		   unsigned long up_within_s, struct zf_vm_boot *b, char *why, size_t whylen)
+{
+	struct zf_buf pending = { 0 };
+	double start = now_s(), t;
+	int pipefd[2], status = 0, devnull;
+	char chunk[16384];
+	pid_t pid;
+
+	memset(b, 0, sizeof(*b));
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		snprintf(why, whylen, "pipe: %s", strerror(errno));
+		return -errno;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(why, whylen, "fork: %s", strerror(errno));
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -errno;
+	}
+	if (!pid) {
+		/* qemu dies with us, whatever kills us */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		devnull = open("/dev/null", O_RDONLY);
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		dup2(pipefd[1], 1);
+		dup2(pipefd[1], 2);
+		execvp(argv[0], argv);
+		dprintf(2, "hzfbench: vm: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[1]);
+	for (;;) {
+		struct pollfd p = { .fd = pipefd[0], .events = POLLIN };
+		double left = start + (double)timeout_s - now_s();
+		ssize_t n;
+
+		if (!b->console.up && up_within_s && now_s() - start > (double)up_within_s) {
+			b->end = ZF_VM_NOT_UP;
+			break;
+		}
+		if (left <= 0) {
+			b->end = ZF_VM_TIMEOUT;
+			break;
+		}
+		if (poll(&p, 1, left > 1 ? 1000 : (int)(left * 1000) + 1) < 0 && errno != EINTR) {
+			b->end = ZF_VM_DIED;
+			break;
+		}
+		if (!(p.revents & (POLLIN | POLLHUP)))
+			continue;
+		n = read(pipefd[0], chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			b->end = b->console.done ? ZF_VM_FINISHED : ZF_VM_DIED;
+			break;
+		}
+		if (write(log_fd, chunk, (size_t)n) != n) {
+			/* the log is a copy: the guest's command goes on */
+		}
+		zf_buf_append(&pending, chunk, (size_t)n);
+		take_lines(&pending, b);
+		if (b->up_s < 0)
+			b->up_s = now_s() - start;
+	}
+	if (b->end != ZF_VM_FINISHED && b->end != ZF_VM_DIED)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	close(pipefd[0]);
+	t = now_s();
+	b->wall_s = t - start;
+	b->qemu_status = status;
+	if (b->end == ZF_VM_DIED && b->console.done)
+		b->end = ZF_VM_FINISHED;
+	zf_buf_free(&pending);
+	return 0;
+}

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `hzfbench vm [options] -- SUBCOMMAND ...`: boot, run, bring back.
+ * DIR/console.log is everything the guest's console said; DIR/vm.json says
+ * which kernel, topology and accelerator ran it, and how it ended
+ * ("complete": true only once the guest's files are unpacked).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "interrupt.h"
+#include "results.h"
+#include "sysinfo.h"
+#include "vm.h"
+
+extern char **environ;
+
+/* under auto, a KVM guest that has not run /init by then is taken as stalled */
+#define KVM_UP_WITHIN_S		60
+
+struct vm_state {
+	struct zf_vm_opts o;
+	char dir[PATH_MAX], kernel[PATH_MAX], tmp[PATH_MAX];
+	enum zf_vm_accel accel;
+	struct zf_vm_boot boot;
+	const char *ending;		/* how it ended, for vm.json */
+};
+
+static int write_vm_json(const struct vm_state *s, bool complete)
+{
+	struct zf_buf b = { 0 };
+	char stamp[32];
+	int i, err;
+
+	zf_utc_time(stamp, sizeof(stamp), false);
+	zf_buf_printf(&b, "{\n  \"vm\": ");
+	zf_vm_json(&s->o, s->accel, s->kernel, s->boot.console.up ? s->boot.console.release : NULL,
+		   &b);
+	zf_buf_printf(&b, ",\n  \"virtualized\": \"%s\",\n  \"command\": [",
+		      zf_vm_accel_name(s->accel));
+	for (i = 0; i < s->o.ncmd; i++) {
+		zf_buf_printf(&b, "%s", i ? ", " : "");
+		zf_buf_json_str(&b, s->o.cmd[i]);
+	}
+	zf_buf_printf(&b, "],\n  \"timeout_s\": %lu,\n  \"ending\": ", s->o.timeout_s);
+	zf_buf_json_str(&b, s->ending ? s->ending : "running");
+	if (s->boot.console.done)
+		zf_buf_printf(&b, ",\n  \"exit_status\": %d", s->boot.console.exit_status);
+	zf_buf_printf(&b, ",\n  \"up_s\": %.2f,\n  \"wall_s\": %.2f,\n  \"written\": \"%s\",\n"
+		      "  \"complete\": %s\n}\n", s->boot.up_s, s->boot.wall_s, stamp,
+		      complete ? "true" : "false");
+	err = zf_buf_write(s->dir, "vm.json", &b, "vm");
+	zf_buf_free(&b);
+	return err;
+}
+
+/* the data port's tar stream, unpacked into the results folder by tar(1) */
+static int unpack(struct vm_state *s, char *why, size_t whylen)
+{
+	char data_path[PATH_MAX + 16], tar_path[PATH_MAX + 16], *text = NULL;
+	char *const argv[] = { "tar", "-x", "-f", tar_path, "-C", s->dir, NULL };
+	struct zf_buf tar = { 0 };
+	size_t len = 0;
+	int err, status;
+	pid_t pid;
+
+	snprintf(data_path, sizeof(data_path), "%s/data", s->tmp);
+	snprintf(tar_path, sizeof(tar_path), "%s/guest.tar", s->tmp);
+	err = zf_read_file_alloc(data_path, &text, &len);
+	if (err) {
+		snprintf(why, whylen, "%s: %s", data_path, strerror(-err));
+		return err;
+	}
+	err = zf_vm_data_decode(text, len, &tar, why, whylen);
+	free(text);
+	if (!err)
+		err = zf_write_atomic(s->tmp, "guest.tar", tar.text ? tar.text : "", tar.len);
+	zf_buf_free(&tar);
+	if (err) {
+		if (err != -EPROTO)
+			snprintf(why, whylen, "%s: %s", tar_path, strerror(-err));
+		return err;
+	}
+	err = posix_spawnp(&pid, "tar", NULL, NULL, argv, environ);
+	if (err) {
+		snprintf(why, whylen, "tar: %s", strerror(err));
+		return -err;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		snprintf(why, whylen, "tar could not unpack the guest's files into %s", s->dir);
+		return -EIO;
+	}
+	return 0;
+}
+
+static bool kvm_usable(void)
+{
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* one boot under s->accel; 0 once qemu ended, whichever way */
+static int boot_once(struct vm_state *s, int log_fd, unsigned long timeout_s,
+		     unsigned long up_within_s, char *why, size_t whylen)
+{
+	char initrd[PATH_MAX + 16], data[PATH_MAX + 16];
+	struct zf_buf script = { 0 };
+	struct zf_vm_argv a = { 0 };
+	int err;
+
+	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio", s->tmp);
+	snprintf(data, sizeof(data), "%s/data", s->tmp);
+	zf_vm_init_script(&s->o, s->accel, s->kernel, &script);
+	err = script.oom ? -ENOMEM : zf_vm_initramfs(initrd, &script, why, whylen);
+	zf_buf_free(&script);
+	if (!err)
+		err = zf_vm_qemu_argv(&s->o, s->accel, s->kernel, initrd, data, &a);
+	if (!err) {
+		dprintf(log_fd, "hzfbench vm: %s, %lu CPUs, %lu sockets, %lu nodes, %llu MiB\n",
+			zf_vm_accel_name(s->accel), s->o.smp, s->o.sockets, s->o.nodes,
+			s->o.mem_bytes >> 20);
+		err = zf_vm_run_qemu(a.argv, log_fd, timeout_s, up_within_s, &s->boot, why,
+				     whylen);
+	} else if (err == -ENOMEM) {
+		snprintf(why, whylen, "%s", strerror(ENOMEM));
+	}
+	zf_vm_argv_free(&a);
+	return err;
+}
+
+/* the boots: kvm first under auto where it opens, tcg when kvm never came up */
+static int boot(struct vm_state *s, int log_fd, char *why, size_t whylen)
+{
+	bool try_kvm = s->o.accel == ZF_VM_KVM || (s->o.accel == ZF_VM_AUTO && kvm_usable());
+	double spent = 0;
+	int err;
+
+	if (s->o.accel == ZF_VM_KVM && !kvm_usable()) {
+		snprintf(why, whylen, "--accel kvm: /dev/kvm: %s", strerror(errno));
+		return -ENODEV;
+	}
+	if (try_kvm) {
+		s->accel = ZF_VM_KVM;
+		err = boot_once(s, log_fd, s->o.timeout_s,
+				s->o.accel == ZF_VM_AUTO ? KVM_UP_WITHIN_S : 0, why, whylen);
+		if (err || s->boot.end != ZF_VM_NOT_UP)
+			return err;
+		fprintf(stderr, "hzfbench: vm: kvm: no sign of /init after %d s (nested "
+			"virtualisation?): trying tcg\n", KVM_UP_WITHIN_S);
+		spent = s->boot.wall_s;
+	}
+	s->accel = ZF_VM_TCG;
+	if (spent >= (double)s->o.timeout_s) {
+		s->boot.end = ZF_VM_TIMEOUT;
+		return 0;
+	}
+	return boot_once(s, log_fd, s->o.timeout_s - (unsigned long)spent, 0, why, whylen);
+}
+
+static int finish(struct vm_state *s, int log_fd)
+{
+	char why[PATH_MAX + 256];
+	int err;
+
+	switch (s->boot.end) {
+	case ZF_VM_TIMEOUT:
+		s->ending = "timeout";
+		fprintf(stderr, "hzfbench: vm: the guest was still running after --timeout %lu s: "
+			"stopped (its console: %s/console.log)\n", s->o.timeout_s, s->dir);
+		return 124;
+	case ZF_VM_NOT_UP:
+	case ZF_VM_DIED:
+		s->ending = s->boot.console.up ? "guest died" : "no boot";
+		fprintf(stderr, "hzfbench: vm: %s before its command ended (qemu %s %d; its "
+			"console: %s/console.log)\n", s->boot.console.up ? "the guest stopped" :
+			"the kernel did not start /init", WIFSIGNALED(s->boot.qemu_status) ?
+			"killed by signal" : "exit", WIFSIGNALED(s->boot.qemu_status) ?
+			WTERMSIG(s->boot.qemu_status) : WEXITSTATUS(s->boot.qemu_status), s->dir);
+		return 1;
+	case ZF_VM_FINISHED:
+		break;
+	}
+	err = unpack(s, why, sizeof(why));
+	if (err) {
+		s->ending = "data lost";
+		fprintf(stderr, "hzfbench: vm: %s\n", why);
+		return 1;
+	}
+	s->ending = "finished";
+	dprintf(log_fd, "hzfbench vm: exit %d\n", s->boot.console.exit_status);
+	fprintf(stderr, "hzfbench: vm: %s under %s, %lu CPUs in %lu nodes: exit %d after %.1f s "
+		"(up in %.1f s); files in %s\n", s->boot.console.release, zf_vm_accel_name(s->accel),
+		s->o.smp, s->o.nodes, s->boot.console.exit_status, s->boot.wall_s, s->boot.up_s,
+		s->dir);
+	return s->boot.console.exit_status;
+}
+
+/* each scratch file, then the scratch folder itself */
+static void scratch_paths(const char *tmp, void (*each)(const char *path))
+{
+	static const char *const names[] = { "initramfs.cpio", "data", "guest.tar", NULL };
+	const char *const *n;
+	char path[PATH_MAX + 32];
+
+	for (n = names; *n; n++) {
+		snprintf(path, sizeof(path), "%s/%s", tmp, *n);
+		each(path);
+	}
+	each(tmp);
+}
+
+static void remove_path(const char *path)
+{
+	if (unlink(path))
+		rmdir(path);
+}
+
+static void remove_tmp(const char *tmp)
+{
+	scratch_paths(tmp, remove_path);
+}
+
+/* Ctrl-C: qemu dies with us (PR_SET_PDEATHSIG); the scratch goes, vm.json stays incomplete */
+static void catch_signals(const char *dir, const char *tmp)
+{
+	scratch_paths(tmp, zf_interrupt_scratch);
+	zf_interrupt_catch(dir, "vm.json");
+}
+
+int zf_vm_main(int argc, char **argv)
+{
+	struct vm_state s = { 0 };
+	char why[PATH_MAX + 256], qemu[PATH_MAX], log_path[PATH_MAX + 16];
+	const char *tmpdir = getenv("TMPDIR");
+	int rc, err, log_fd;
+
+	rc = zf_vm_parse(argc, argv, &s.o);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	s.accel = s.o.accel == ZF_VM_KVM ? ZF_VM_KVM : ZF_VM_TCG;
+	if (zf_vm_which("qemu-system-x86_64", qemu, sizeof(qemu))) {
+		fprintf(stderr, "hzfbench: vm: qemu-system-x86_64: not found (apt-get install "
+			"qemu-system-x86)\n");
+		return 1;
+	}
+	err = zf_vm_kernel(&s.o, s.kernel, sizeof(s.kernel), why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "hzfbench: vm: %s\n", why);
+		return err == -EINVAL || err == -ENOENT ? 2 : 1;
+	}
+	err = zf_results_dir(s.o.out, s.dir, sizeof(s.dir), why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "hzfbench: vm: --out: %s: %s\n", s.o.out ? s.o.out : s.dir, why);
+		return 1;
+	}
+	snprintf(s.tmp, sizeof(s.tmp), "%s/hzfbench-vm.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(s.tmp)) {
+		fprintf(stderr, "hzfbench: vm: %s: %s\n", s.tmp, strerror(errno));
+		return 1;
+	}
+	snprintf(log_path, sizeof(log_path), "%s/console.log", s.dir);
+	log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	if (log_fd < 0 || write_vm_json(&s, false)) {
+		if (log_fd < 0)
+			fprintf(stderr, "hzfbench: vm: %s: %s\n", log_path, strerror(errno));
+		remove_tmp(s.tmp);
+		return 1;
+	}
+	catch_signals(s.dir, s.tmp);
+	err = boot(&s, log_fd, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "hzfbench: vm: %s\n", why);
+		s.ending = "not started";
+		rc = 1;
+	} else {
+		rc = finish(&s, log_fd);
+	}
+	close(log_fd);
+	if (write_vm_json(&s, s.ending && !strcmp(s.ending, "finished")))
+		rc = rc ? rc : 1;
+	remove_tmp(s.tmp);
+	return rc;
+}

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hzfbench vm: its options, qemu's command line, /init, the console's markers, the data port, cpio. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../harness/cpio.h"
+#include "../../harness/vm.h"
+#include "test.h"
+
+/* zf_vm_parse() of a command line given as one string of words */
+static int parse(const char *line, struct zf_vm_opts *o, char *store, size_t len)
+{
+	static char *argv[32];
+	int argc = 0;
+	char *w, *save = NULL;
+
+	snprintf(store, len, "vm %s", line);
+	for (w = strtok_r(store, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	return zf_vm_parse(argc, argv, o);
+}
+
+TEST(vm_options)
+{
+	struct zf_vm_opts o;
+	char s[512];
+
+	ASSERT_EQ(parse("-- topo", &o, s, sizeof(s)), 0);
+	EXPECT_STREQ(o.kernel, "debian");
+	EXPECT_EQ(o.smp, 4);
+	EXPECT_EQ(o.sockets, 2);
+	EXPECT_EQ(o.nodes, 2);
+	EXPECT_EQ(o.mem_bytes, 2ULL << 30);
+	EXPECT_EQ(o.accel, ZF_VM_AUTO);
+	EXPECT_EQ(o.timeout_s, 900);
+	ASSERT_EQ(o.ncmd, 1);
+	EXPECT_STREQ(o.cmd[0], "topo");
+
+	ASSERT_EQ(parse("--kernel mmflag --smp 8 --sockets 4 --nodes 2 --mem 1G --accel tcg "
+			"--timeout 60 --out r -- run --tasks 2 --out x", &o, s, sizeof(s)), 0);
+	EXPECT_STREQ(o.kernel, "mmflag");
+	EXPECT_EQ(o.smp, 8);
+	EXPECT_EQ(o.sockets, 4);
+	EXPECT_EQ(o.accel, ZF_VM_TCG);
+	EXPECT_EQ(o.timeout_s, 60);
+	EXPECT_STREQ(o.out, "r");
+	/* the guest's own options stay the guest's, --out among them */
+	ASSERT_EQ(o.ncmd, 5);
+	EXPECT_STREQ(o.cmd[4], "x");
+
+	EXPECT_EQ(parse("--help", &o, s, sizeof(s)), 1);
+	/* each refused with a one-line error and the usage status */
+	EXPECT_EQ(parse("topo", &o, s, sizeof(s)), 2);
+	EXPECT_EQ(parse("--", &o, s, sizeof(s)), 2);
+	EXPECT_EQ(parse("--smp 4", &o, s, sizeof(s)), 2);
+	EXPECT_EQ(parse("-- vm -- topo", &o, s, sizeof(s)), 2);
+	EXPECT_EQ(parse("--smp 3 -- topo", &o, s, sizeof(s)), 2);	/* 2 sockets */
+	EXPECT_EQ(parse("--smp 6 --sockets 3 --nodes 4 -- topo", &o, s, sizeof(s)), 2);
+	EXPECT_EQ(parse("--smp 0 -- topo", &o, s, sizeof(s)), 2);
+	EXPECT_EQ(parse("--smp 65 -- topo", &o, s, sizeof(s)), 2);
+	EXPECT_EQ(parse("--mem 300M --smp 4 --nodes 4 -- topo", &o, s, sizeof(s)), 2);
+	EXPECT_EQ(parse("--mem 256M --smp 4 --nodes 4 -- topo", &o, s, sizeof(s)), 2);
+	EXPECT_EQ(parse("--mem lots -- topo", &o, s, sizeof(s)), 2);
+	EXPECT_EQ(parse("--accel xen -- topo", &o, s, sizeof(s)), 2);
+	EXPECT_EQ(parse("--timeout 0 -- topo", &o, s, sizeof(s)), 2);
+	EXPECT_EQ(parse("--bogus -- topo", &o, s, sizeof(s)), 2);
+	EXPECT_EQ(parse("--kernel", &o, s, sizeof(s)), 2);
+}
+
+static void joined(const struct zf_vm_argv *a, char *out, size_t len)
+{
+	size_t n = 0;
+	int i;
+
+	out[0] = '\0';
+	for (i = 0; i < a->argc && n < len; i++)
+		n += (size_t)snprintf(out + n, len - n, "%s%s", i ? " " : "", a->argv[i]);
+}
+
+TEST(vm_qemu_command_line)
+{
+	struct zf_vm_opts o;
+	struct zf_vm_argv a = { 0 };
+	char s[512], line[2048];
+
+	ASSERT_EQ(parse("--append nokaslr -- topo", &o, s, sizeof(s)), 0);
+	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_TCG, "/k/bzImage", "/t/initramfs.cpio", "/t/data",
+				  &a), 0);
+	joined(&a, line, sizeof(line));
+	EXPECT_STREQ(line, "qemu-system-x86_64 -nodefaults -no-reboot -display none "
+		     "-accel tcg,thread=multi -cpu max -smp 4,sockets=2,cores=2,threads=1 -m 2048M "
+		     "-object memory-backend-ram,size=1024M,id=mem0 "
+		     "-numa node,nodeid=0,memdev=mem0,cpus=0-1 "
+		     "-object memory-backend-ram,size=1024M,id=mem1 "
+		     "-numa node,nodeid=1,memdev=mem1,cpus=2-3 "
+		     "-kernel /k/bzImage -initrd /t/initramfs.cpio "
+		     "-append console=ttyS0 quiet loglevel=3 panic=-1 nokaslr "
+		     "-serial stdio -serial file:/t/data -monitor none");
+	EXPECT_TRUE(a.argv[a.argc] == NULL);
+	zf_vm_argv_free(&a);
+
+	/* one node: no NUMA at all; kvm */
+	ASSERT_EQ(parse("--smp 2 --sockets 1 --nodes 1 --mem 512M -- topo", &o, s, sizeof(s)), 0);
+	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_KVM, "k", "i", "d", &a), 0);
+	joined(&a, line, sizeof(line));
+	EXPECT_TRUE(strstr(line, "-accel kvm -cpu max -smp 2,sockets=1,cores=2,threads=1 -m 512M "
+			   "-kernel k") != NULL);
+	EXPECT_TRUE(strstr(line, "-numa") == NULL);
+	zf_vm_argv_free(&a);
+}
+
+TEST(vm_init_script)
+{
+	struct zf_vm_opts o;
+	struct zf_buf script = { 0 };
+	char s[512];
+
+	ASSERT_EQ(parse("-- run --tag it's --out r", &o, s, sizeof(s)), 0);
+	zf_vm_init_script(&o, ZF_VM_TCG, "/k/bz'Image", &script);
+	ASSERT_TRUE(script.text != NULL);
+	EXPECT_TRUE(!strncmp(script.text, "#!/bin/busybox sh\n", 18));
+	/* every word single-quoted, a quote inside closed, escaped and reopened */
+	EXPECT_TRUE(strstr(script.text, "\ncd /work\n/bin/hzfbench 'run' '--tag' 'it'\\''s' "
+			   "'--out' 'r' </dev/null\n") != NULL);
+	EXPECT_TRUE(strstr(script.text, "export HZF_VM='{\"kernel\": \"debian\", \"kernel_path\": "
+			   "\"/k/bz'\\''Image\", \"kernel_release\": null, \"accel\": \"tcg\", "
+			   "\"cpus\": 4, \"sockets\": 2, \"nodes\": 2, \"mem_mib\": 2048}'\n") != NULL);
+	/* the command's status is said after the data, then the guest powers off */
+	EXPECT_TRUE(strstr(script.text, "HZF-DATA-END") < strstr(script.text, "HZF-EXIT $status"));
+	EXPECT_TRUE(strstr(script.text, "poweroff -f\n") != NULL);
+	zf_buf_free(&script);
+}
+
+TEST(vm_console_markers)
+{
+	struct zf_vm_console c = { 0 };
+	char lines[][64] = { "SeaBIOS (version 1.16.2)", "\033[2JHZF-UP 7.2.13-hzf\r",
+			     "machine: 2 packages\r", "", "HZF-EXIT 3\r",
+			     "[    5.2] reboot: Power down" };
+	bool shown[6];
+	int i;
+
+	for (i = 0; i < 6; i++)
+		shown[i] = zf_vm_console_line(&c, lines[i]);
+	EXPECT_TRUE(!shown[0] && !shown[1] && shown[2] && shown[3] && !shown[4] && !shown[5]);
+	EXPECT_STREQ(lines[2], "machine: 2 packages");	/* the carriage return gone */
+	EXPECT_TRUE(c.up && c.done);
+	EXPECT_EQ(c.exit_status, 3);
+	EXPECT_STREQ(c.release, "7.2.13-hzf");
+}
+
+static int decode(const char *text, char *out, size_t len, char *why, size_t whylen)
+{
+	struct zf_buf tar = { 0 };
+	int err = zf_vm_data_decode(text, strlen(text), &tar, why, whylen);
+
+	snprintf(out, len, "%.*s", (int)tar.len, tar.text ? tar.text : "");
+	zf_buf_free(&tar);
+	return err;
+}
+
+TEST(vm_data_port)
+{
+	char out[64], why[128];
+
+	/* "hello tar" (9 bytes) and "hi" (2, padded), in base64 */
+	EXPECT_EQ(decode("noise\nHZF-DATA-BEGIN\naGVsbG8g\r\ndGFy\nHZF-DATA-END 9\n", out,
+			 sizeof(out), why, sizeof(why)), 0);
+	EXPECT_STREQ(out, "hello tar");
+	EXPECT_EQ(decode("HZF-DATA-BEGIN\naGk=\nHZF-DATA-END 2\n", out, sizeof(out), why,
+			 sizeof(why)), 0);
+	EXPECT_STREQ(out, "hi");
+	/* cut off, short, not base64, never started */
+	EXPECT_EQ(decode("HZF-DATA-BEGIN\naGVsbG8g\n", out, sizeof(out), why, sizeof(why)),
+		  -EPROTO);
+	EXPECT_STREQ(why, "the guest's data stops short (no HZF-DATA-END)");
+	EXPECT_EQ(decode("HZF-DATA-BEGIN\naGVsbG8g\nHZF-DATA-END 9\n", out, sizeof(out), why,
+			 sizeof(why)), -EPROTO);
+	EXPECT_STREQ(why, "the guest's data is 6 bytes, not the 9 it said");
+	EXPECT_EQ(decode("HZF-DATA-BEGIN\naGV*bG8g\nHZF-DATA-END 6\n", out, sizeof(out), why,
+			 sizeof(why)), -EPROTO);
+	EXPECT_EQ(decode("HZF-DATA-BEGIN\naGk=aGk=\nHZF-DATA-END 4\n", out, sizeof(out), why,
+			 sizeof(why)), -EPROTO);
+	EXPECT_EQ(decode("", out, sizeof(out), why, sizeof(why)), -EPROTO);
+	EXPECT_STREQ(why, "the guest sent no data (no HZF-DATA-BEGIN)");
+}
+
+/* one newc header field: the eight hex digits at index i (0: ino) */
+static unsigned long field(const char *h, int i)
+{
+	char hex[9];
+
+	memcpy(hex, h + 6 + (size_t)8 * (size_t)i, 8);
+	hex[8] = '\0';
+	return strtoul(hex, NULL, 16);
+}
+
+TEST(cpio_newc)
+{
+	char path[] = "/tmp/hzftest-cpio.XXXXXX", *buf = NULL, src[64];
+	static const char *const names[] = { "bin", "bin/hello", "dev/console", "lib64",
+					     "bin/copy", "TRAILER!!!" };
+	const unsigned long modes[] = { 040755, 0100644, 020600, 0120777, 0100755, 0 };
+	const unsigned long sizes[] = { 0, 5, 0, 5, 3, 0 };
+	struct zf_cpio c;
+	size_t off = 0;
+	struct stat st;
+	FILE *f;
+	int fd, i;
+
+	fd = mkstemp(path);
+	ASSERT_TRUE(fd >= 0);
+	snprintf(src, sizeof(src), "%s.src", path);
+	f = fopen(src, "w");
+	ASSERT_TRUE(f != NULL);
+	fputs("abc", f);
+	fclose(f);
+	zf_cpio_init(&c, fd);
+	zf_cpio_dir(&c, "bin", 0755);
+	zf_cpio_data(&c, "bin/hello", 0644, "hello", 5);
+	zf_cpio_chardev(&c, "dev/console", 0600, 5, 1);
+	zf_cpio_symlink(&c, "lib64", "lib/x");
+	zf_cpio_copy(&c, "bin/copy", 0755, src);
+	EXPECT_EQ(zf_cpio_end(&c), 0);
+	ASSERT_TRUE(!fstat(fd, &st));
+	EXPECT_EQ(st.st_size, c.bytes);
+	EXPECT_EQ(st.st_size % 4, 0);
+	buf = malloc((size_t)st.st_size + 1);
+	ASSERT_TRUE(buf && pread(fd, buf, (size_t)st.st_size, 0) == st.st_size);
+	for (i = 0; i < 6; i++) {
+		const char *h = buf + off;
+		unsigned long namesize;
+
+		ASSERT_TRUE(off + 110 <= (size_t)st.st_size);
+		ASSERT_TRUE(!memcmp(h, "070701", 6));
+		namesize = field(h, 11);
+		EXPECT_STREQ(h + 110, names[i]);
+		EXPECT_EQ(namesize, strlen(names[i]) + 1);
+		EXPECT_EQ(field(h, 1), modes[i]);
+		EXPECT_EQ(field(h, 6), sizes[i]);
+		if (i == 2)
+			EXPECT_TRUE(field(h, 9) == 5 && field(h, 10) == 1);
+		off += (110 + namesize + 3) & ~3UL;
+		if (i == 1)
+			EXPECT_TRUE(!memcmp(buf + off, "hello", 5));
+		if (i == 4)
+			EXPECT_TRUE(!memcmp(buf + off, "abc", 3));
+		off += (sizes[i] + 3) & ~3UL;
+	}
+	EXPECT_EQ(off, (size_t)st.st_size);
+	/* a missing source is the archive's error, named */
+	zf_cpio_init(&c, fd);
+	zf_cpio_copy(&c, "bin/none", 0755, "/nonexistent/hzf");
+	EXPECT_EQ(zf_cpio_end(&c), -ENOENT);
+	EXPECT_TRUE(strstr(c.why, "/nonexistent/hzf") != NULL);
+	free(buf);
+	close(fd);
+	unlink(path);
+	unlink(src);
+}

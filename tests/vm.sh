@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# hzfbench vm: its refusals, then, where qemu-system-x86_64 is installed, a
+# real guest of 2 sockets x 2 CPUs in 2 NUMA nodes under TCG booting
+# Debian's cloud kernel (fetched once with apt-get download): the topology
+# it sees, a scatter run whose tasks and counter page are verified on
+# their nodes, detect --behaviour, a command's exit status, --timeout and
+# SIGTERM.
+# Ends with "vm: N passed, N failed, N skipped".
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+json=$build/jsoncheck
+
+# refused: ARGS, the status, and a piece of the one line said
+refused() {
+	local want=$1 said=$2
+	shift 2
+	if HZF_KERNELS=$tmp/no-kernels $bin vm --out "$tmp/never" "$@" >"$tmp/out" 2>"$tmp/err"; then
+		rc=0
+	else
+		rc=$?
+	fi
+	if [ "$rc" = "$want" ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -qF -- "$said" "$tmp/err" &&
+		[ ! -e "$tmp/never" ]; then
+		ok "vm $*: refused, exit $want"
+	else
+		fail "vm $*: refused with exit $want and '$said'" "exit $rc" "$(cat "$tmp/err")"
+	fi
+}
+refused 2 "unexpected argument (the guest's subcommand goes after --)" topo
+refused 2 "no subcommand to run" --smp 2 --
+refused 2 "--sockets: 2: does not divide --smp 3 evenly" --smp 3 -- topo
+refused 2 "--mem: 300M: not a whole number of 2 MiB for each of 4 nodes" --nodes 4 --mem 300M -- topo
+refused 2 "--accel: xen: not auto, tcg or kvm" --accel xen -- topo
+refused 2 "a guest does not boot guests of its own" -- vm -- topo
+if command -v qemu-system-x86_64 >/dev/null 2>&1; then
+	refused 2 "--kernel /nonexistent/bzImage: not debian, global, mmflag, persistent or a kernel file" \
+		--kernel /nonexistent/bzImage -- topo
+	refused 2 "--kernel persistent: $tmp/no-kernels/persistent/bzImage: No such file or directory (make kernels builds it)" \
+		--kernel persistent -- topo
+else
+	skip "vm: a guest" "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
+	finish vm
+	exit
+fi
+
+start=$(date +%s)
+guest() {	# guest NAME ARGS...: hzfbench vm --out $tmp/NAME ARGS; $rc
+	local name=$1
+	shift
+	if $bin vm --accel tcg --timeout 300 --out "$tmp/$name" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; then
+		rc=0
+	else
+		rc=$?
+	fi
+}
+
+# --- the topology the guest sees ---
+guest topo --smp 4 --sockets 2 --nodes 2 --mem 2G -- topo
+if [ "$rc" = 0 ] && grep -q '^machine: 2 packages, 2 NUMA nodes, 4 cores, 4 PUs' "$tmp/topo.out" &&
+	grep -q '^  NUMA node 0: PUs 0-1,' "$tmp/topo.out" && grep -q '^  NUMA node 1: PUs 2-3,' "$tmp/topo.out" &&
+	[ "$($json "$tmp/topo/vm.json" complete)" = true ] &&
+	[ "$($json "$tmp/topo/vm.json" virtualized)" = tcg ] &&
+	[ "$($json "$tmp/topo/vm.json" vm.nodes)" = 2 ]; then
+	ok "vm topo: the guest sees 2 packages and 2 NUMA nodes, PUs 0-1 and 2-3 ($(sed -n 's/.*under tcg, //p' "$tmp/topo.err"))"
+else
+	fail "vm topo: 2 nodes" "exit $rc" "$(cat "$tmp/topo.out" "$tmp/topo.err")" "$(tail -5 "$tmp/topo/console.log" 2>/dev/null)"
+fi
+
+# --- scatter: tasks on CPUs of different nodes, the counter's page on node 1, verified ---
+guest numa -- run --strategy global --placement scatter --tasks 2 --reps 2 --warmup 0 --min-ms 50 \
+	--events none --counter-node 1 --out r
+r=$tmp/numa/r
+if [ "$rc" = 0 ] && meta_complete "$r"; then
+	ok "vm run --placement scatter --counter-node 1: exit 0, results brought back whole"
+	nodes=$(cols "$r/tasks.csv" task start_cpu cpu_node table_node | sort -u | tr '\n' ';')
+	if printf '%s' "$nodes" | grep -qE '^0 [01] 0 0;1 [23] 1 1;$'; then
+		ok "vm run: task 0 ran on node 0, task 1 on node 1, each task's table on its node ($nodes)"
+	else
+		fail "vm run: tasks on nodes 0 and 1" "task start_cpu cpu_node table_node: $nodes"
+	fi
+	checks=$(cols "$r/samples.csv" numa_check | sort -u | tr '\n' ' ')
+	counter=$(cols "$r/counters.csv" counter_node)
+	if [ "$checks" = "ok " ] && [ "$counter" = 1 ]; then
+		ok "vm run: numa_check ok in every repetition, the counter on node $counter"
+	else
+		fail "vm run: numa_check ok, counter on node 1" "numa_check: $checks" "counter_node: $counter"
+	fi
+	if [ "$($json "$r/meta.json" virtualized)" = tcg ] && [ "$($json "$r/meta.json" vm.nodes)" = 2 ] &&
+		[ "$($json "$r/meta.json" topology.numa_nodes)" = 2 ]; then
+		ok "vm run: meta.json says virtualized tcg, 2 nodes asked and 2 seen"
+	else
+		fail "vm run: meta.json's vm" "$(grep -E '"(virtualized|vm)"' "$r/meta.json")"
+	fi
+else
+	fail "vm run --placement scatter" "exit $rc" "$(cat "$tmp/numa.out" "$tmp/numa.err")" "$(tail -5 "$tmp/numa/console.log" 2>/dev/null)"
+fi
+
+# --- detect in the stock guest: Debian's kernel counts by mm (mmflag) ---
+# (THP in madvise mode, as on the host: under Debian's default, always, an
+# ASan build's own shadow reads map the huge zero folio in detect's mm,
+# which then holds it, and mmflag looks persistent)
+guest detect --append transparent_hugepage=madvise -- detect --behaviour --allow-drop-caches
+if [ "$rc" = 0 ] && [ "$(head -1 "$tmp/detect.out")" = mmflag ]; then
+	ok "vm detect --behaviour in Debian's kernel: mmflag ($(sed -n 2p "$tmp/detect.out" | sed 's/^ *//'))"
+else
+	fail "vm detect --behaviour: mmflag" "exit $rc" "$(cat "$tmp/detect.out" "$tmp/detect.err")"
+fi
+
+# --- the guest command's exit status is vm's ---
+guest status -- run --tasks 0
+if [ "$rc" = 2 ] && grep -q '^hzfbench: --tasks: 0' "$tmp/status.out" &&
+	[ "$($json "$tmp/status/vm.json" exit_status)" = 2 ]; then
+	ok "vm -- run --tasks 0: the guest's exit 2 and its error come back"
+else
+	fail "vm: the guest's exit status" "exit $rc" "$(cat "$tmp/status.out" "$tmp/status.err")"
+fi
+
+# --- a guest past --timeout is stopped, said in one line, left incomplete ---
+mkdir -p "$tmp/scratch"
+if TMPDIR=$tmp/scratch $bin vm --accel tcg --timeout 1 --out "$tmp/late" -- topo >"$tmp/late.out" 2>"$tmp/late.err"; then
+	rc=0
+else
+	rc=$?
+fi
+if [ "$rc" = 124 ] && [ "$(wc -l <"$tmp/late.err")" = 1 ] &&
+	grep -q 'the guest was still running after --timeout 1 s: stopped' "$tmp/late.err" &&
+	[ "$($json "$tmp/late/vm.json" complete)" = false ] &&
+	[ "$($json "$tmp/late/vm.json" ending)" = timeout ] && ! pgrep -f "$tmp/scratch" >/dev/null &&
+	[ -z "$(ls -A "$tmp/scratch")" ]; then
+	ok "vm --timeout 1: exit 124, one line, vm.json incomplete, qemu gone, no scratch left"
+else
+	fail "vm --timeout 1" "exit $rc" "$(cat "$tmp/late.err")" "$(cat "$tmp/late/vm.json" 2>/dev/null)"
+fi
+
+# --- SIGTERM while the guest runs: the same, and death by the signal ---
+TMPDIR=$tmp/scratch $bin vm --accel tcg --timeout 300 --out "$tmp/term" -- topo >/dev/null 2>"$tmp/term.err" &
+pid=$!
+for _ in $(seq 100); do
+	[ -n "$(ls -A "$tmp/scratch")" ] && [ -e "$tmp/term/vm.json" ] && break
+	sleep 0.1
+done
+sleep 0.5
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+sleep 0.2
+if [ "$rc" = 143 ] && grep -q "hzfbench: SIGTERM: stopped; $tmp/term left incomplete (vm.json \"complete\": false)" \
+	"$tmp/term.err" && [ "$($json "$tmp/term/vm.json" complete)" = false ] &&
+	! pgrep -f "$tmp/scratch" >/dev/null && [ -z "$(ls -A "$tmp/scratch")" ]; then
+	ok "vm, SIGTERM: exit 143, one line, vm.json incomplete, qemu gone, no scratch left"
+else
+	fail "vm, SIGTERM" "exit $rc" "$(cat "$tmp/term.err")" "$(ls -A "$tmp/scratch")" "$(pgrep -af "$tmp/scratch")"
+fi
+echo "vm: the guest tests took $(($(date +%s) - start)) s"
+finish vm
