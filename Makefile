@@ -74,6 +74,10 @@ test:
 		$(FUZZ_NAMES:%=$(B)/replay-%)
 	@HZF_BUILD=$(B) tests/run.sh
 
+# three guest kernels for hzfbench vm (tools/kernels.sh): not part of make test
+kernels:
+	@tools/kernels.sh
+
 # sanitizer builds, with clang, each in a folder of its own; the binaries run
 # as the plain ones do (make asan && HZF_BUILD=build/asan tests/run.sh), and
 # make test-asan and the others build and run the tests under them. ASan and
