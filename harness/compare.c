@@ -258,6 +258,17 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 		free(base.keys);
 		return 2;
 	}
+	{	/* a guest's times (hzfbench vm) against another machine's */
+		char va[16], vb[16];
+
+		zf_results_virtualized(o->base, va, sizeof(va));
+		zf_results_virtualized(o->new_dir, vb, sizeof(vb));
+		if (strcmp(va, vb))
+			fprintf(stderr, "hzfbench: compare: warning: %s was measured %s%s, %s %s%s: "
+				"their times are not comparable\n", o->base, va[0] ? "in a qemu guest under " :
+				"outside hzfbench vm", va, o->new_dir, vb[0] ? "in a qemu guest under " :
+				"outside hzfbench vm", vb);
+	}
 	rows = calloc((size_t)o->nmetrics * (base.csv.nrows ? base.csv.nrows : 1), sizeof(*rows));
 	if (!rows) {
 		ret = 2;

@@ -764,3 +764,13 @@ int zf_results_complete(const char *dir, char *why, size_t len)
 	}
 	return 0;
 }
+
+void zf_results_virtualized(const char *dir, char *accel, size_t len)
+{
+	char path[PATH_MAX + 16], meta[65536];
+
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	if (zf_read_file(path, meta, sizeof(meta)) || zf_json_get(meta, "virtualized", accel, len) ||
+	    !strcmp(accel, "null"))
+		accel[0] = '\0';
+}

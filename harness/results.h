@@ -86,6 +86,8 @@ int zf_results_end(struct zf_results *r, bool complete, char *why, size_t len);
  * refuse to read as a result)
  */
 int zf_results_complete(const char *dir, char *why, size_t len);
+/* meta.json's "virtualized" (tcg, kvm: hzfbench vm's guest), or "" for none */
+void zf_results_virtualized(const char *dir, char *accel, size_t len);
 void zf_results_free(struct zf_results *r);
 
 void zf_utc_time(char *buf, size_t len, bool compact);

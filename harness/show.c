@@ -320,6 +320,18 @@ static void trust(const struct zf_csv *csv, const struct cols *c, FILE *out)
 			known < csv->nrows ? " (the rest had fewer than 6 repetitions)" : "");
 }
 
+/* a run of hzfbench vm's guest (meta.json virtualized): its times are the guest's */
+static void guest_note(const char *dir, FILE *out)
+{
+	char accel[16];
+
+	zf_results_virtualized(dir, accel, sizeof(accel));
+	if (!accel[0])
+		return;
+	fprintf(out, "\nmeasured in a qemu guest under %s%s\n", accel, strcmp(accel, "tcg") ? "" :
+		": emulated times, comparable only with other tcg runs");
+}
+
 static void headline(const struct zf_csv *csv, const char *dir, FILE *out)
 {
 	struct cols c = {
@@ -341,6 +353,7 @@ static void headline(const struct zf_csv *csv, const char *dir, FILE *out)
 	profile_share(csv, &c, out);
 	kernel_checks(dir, out);
 	trust(csv, &c, out);
+	guest_note(dir, out);
 }
 
 int zf_show(const char *dir, FILE *out)

@@ -591,6 +591,23 @@ else
 	fail "model --preset seed-007: predicted gain and get share beside the seed's +164% and 54%" "$(cat "$tmp/out")"
 fi
 
+# --- a guest's folder (hzfbench vm) says so: show, and compare against a host's ---
+cp -r tests/data/sample "$tmp/guest"
+cp -r tests/data/sample "$tmp/host"
+cp -r tests/data/sample "$tmp/guest-free"
+sed -i '1s/^{$/{\n  "virtualized": "tcg",/' "$tmp/guest/meta.json"
+$bin compare "$tmp/host" "$tmp/guest" >/dev/null 2>"$tmp/err" || true
+$bin compare "$tmp/host" "$tmp/guest-free" >/dev/null 2>"$tmp/err2" || true
+if $bin show "$tmp/guest" >"$tmp/out" 2>&1 &&
+	grep -qx 'measured in a qemu guest under tcg: emulated times, comparable only with other tcg runs' "$tmp/out" &&
+	! $bin show tests/data/sample | grep -q 'qemu guest' && [ "$(grep -c 'not comparable' "$tmp/err")" = 1 ] &&
+	grep -q "warning: $tmp/host was measured outside hzfbench vm, $tmp/guest in a qemu guest under tcg" "$tmp/err" &&
+	! grep -q 'not comparable' "$tmp/err2"; then
+	ok "a guest's folder: show says tcg's times are emulated; compare against a host's warns once"
+else
+	fail "a guest's folder: show and compare say so" "$(cat "$tmp/out" "$tmp/err")"
+fi
+
 # --- charts and the report, on the committed fixtures (tests/data) ---
 png_size() {	# width x height of a PNG, from its IHDR
 	od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%d %d", $1*16777216+$2*65536+$3*256+$4, $5*16777216+$6*65536+$7*256+$8 }'
