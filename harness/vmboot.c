@@ -313,6 +313,7 @@ int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
 	double start = now_s(), t;
 	int pipefd[2], status = 0, devnull;
 	char chunk[16384];
+	bool eof = false;
 	pid_t pid;
 
 	memset(b, 0, sizeof(*b));
@@ -355,7 +356,7 @@ int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
 			break;
 		}
 		if (poll(&p, 1, left > 1 ? 1000 : (int)(left * 1000) + 1) < 0 && errno != EINTR) {
-			b->end = ZF_VM_DIED;
+			b->end = ZF_VM_DIED;	/* we cannot watch it: it goes */
 			break;
 		}
 		if (!(p.revents & (POLLIN | POLLHUP)))
@@ -365,6 +366,7 @@ int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
 			continue;
 		if (n <= 0) {
 			b->end = b->console.done ? ZF_VM_FINISHED : ZF_VM_DIED;
+			eof = true;
 			break;
 		}
 		if (write(log_fd, chunk, (size_t)n) != n) {
@@ -375,7 +377,7 @@ int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
 		if (b->up_s < 0)
 			b->up_s = now_s() - start;
 	}
-	if (b->end != ZF_VM_FINISHED && b->end != ZF_VM_DIED)
+	if (!eof)	/* stopped, or not watched any more: qemu goes */
 		kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
