@@ -165,4 +165,4 @@ install: build/hzfbench
 clean:
 	rm -rf build
 
-.PHONY: all test test-asan test-ubsan test-tsan lint fuzz fuzz-smoke fuzz-merge bench bench-plain model-check plots install clean FORCE
+.PHONY: all kernels test test-asan test-ubsan test-tsan lint fuzz fuzz-smoke fuzz-merge bench bench-plain model-check plots install clean FORCE

@@ -44,6 +44,12 @@ usage: ./run.sh [options] [-- sweep options...]
   --ungated PATTERN  with --baseline: configurations compared and shown but not
                    failing the run (compare --ungated; repeatable), e.g.
                    'global,*,*,2' where the host cannot hold that figure steady
+  --kernels        instead of the sweep: the three kernels make kernels built
+                   (mmflag, persistent, global), each in a qemu guest of 4 CPUs in
+                   2 sockets and 2 NUMA nodes (hzfbench vm): the real-fault sweep of
+                   the kernel alone, detect --behaviour, and one report with the
+                   three side by side (guest measurements; --reps, default 5, and
+                   --min-ms apply; tools/kernels-run.sh)
   --fresh-c2c      measure the hand-off matrix again instead of reusing the one
                    kept for this machine in results/c2c-cache/
   --no-install     do not install missing packages; fail and name them
@@ -53,7 +59,7 @@ TXT
 }
 
 out='' reps=auto max_reps=12 target_ci=2 tag='' min_ms=200 fault_ns=0 tasks=pow2 install=1 kernel=1 set_thp='' perf=()
-ci=0 history=results/history.csv baseline='' threshold=50 fresh_c2c=0 ungated=()
+ci=0 history=results/history.csv baseline='' threshold=50 fresh_c2c=0 ungated=() kernels=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out|--reps|--max-reps|--target-ci|--tag|--min-ms|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold|--ungated)
@@ -77,6 +83,7 @@ while [ $# -gt 0 ]; do
 	--no-install) install=0; shift ;;
 	--fresh-c2c) fresh_c2c=1; shift ;;
 	--ci) ci=1; shift ;;
+	--kernels) kernels=1; shift ;;
 	--perf-record) perf+=(record); shift ;;
 	--c2c) perf+=(c2c); shift ;;
 	--no-kernel) kernel=0; shift ;;
@@ -88,6 +95,10 @@ done
 
 if [ "${#ungated[@]}" -gt 0 ] && [ -z "$baseline" ]; then
 	echo "run.sh: --ungated: ${ungated[1]}: needs --ci --baseline" >&2
+	exit 2
+fi
+if [ "$kernels" -eq 1 ] && [ "$ci" -eq 1 ]; then
+	echo "run.sh: --kernels: not with --ci" >&2
 	exit 2
 fi
 if [ -n "$baseline" ] && [ "$ci" -eq 0 ]; then
@@ -108,6 +119,10 @@ else
 	HZF_NO_INSTALL=1 tools/deps.sh $deps
 fi
 make -s build/hzfbench >/dev/null
+if [ "$kernels" -eq 1 ]; then
+	if [ "$install" -eq 1 ]; then tools/deps.sh vm; else HZF_NO_INSTALL=1 tools/deps.sh vm; fi
+	exec tools/kernels-run.sh "$out" "$reps" "$min_ms"
+fi
 
 bin=build/hzfbench
 # what on this machine can skew the figures, with the fixes (meta.json keeps it all)

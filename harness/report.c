@@ -20,7 +20,7 @@
 
 const char *const zf_charts[] = {
 	"scaling", "cost", "speedup", "breakdown", "counters", "placement", "fairness", "kernel",
-	"history", "c2c", "lifecycle", "zeroout",
+	"kernels", "history", "c2c", "lifecycle", "zeroout",
 	NULL,
 };
 
@@ -318,7 +318,7 @@ static void meta_line(struct zf_buf *b, const char *meta, const char *label, con
 {
 	char v[512];
 
-	if (!meta || zf_json_get(meta, path, v, sizeof(v)))
+	if (!meta || zf_json_get(meta, path, v, sizeof(v)) || !strcmp(v, "null"))
 		return;
 	zf_buf_printf(b, "<tr><th>%s</th><td>", label);
 	html_text(b, v);
@@ -331,7 +331,9 @@ static const char *const meta_rows[][2] = {
 	{ "kernel", "kernel_release" }, { "THP enabled", "thp.enabled" },
 	{ "use_zero_page", "thp.use_zero_page" },
 	{ "PERSISTENT_HUGE_ZERO_FOLIO", "config_persistent_huge_zero_folio" },
-	{ "the kernel counts as", "kernel_strategy" }, { "started", "start_time" },
+	{ "the kernel counts as", "kernel_strategy" },
+	{ "measured in a qemu guest under", "virtualized" }, { "kernels", "kernels_said" },
+	{ "started", "start_time" },
 	{ "ended", "end_time" }, { "complete", "complete" }, { "hzfbench", "git_revision" },
 };
 

@@ -7,6 +7,7 @@
 NAME = "kernel"; ARGS_GIVEN = ARGC; RESULTS = ARG1; FORMAT = ARG2
 load system("dirname ".ARG0)."/style.gp"
 
+if (kernels_folder) { eval skip("a folder of run.sh --kernels: the kernels chart draws it") }
 shares = has_column("get_share_of_fault")
 kinds = ""
 do for [k in "thread process"] {

@@ -38,6 +38,11 @@ machine = system(sprintf("test -r '%s/meta.json' && echo yes", dir)) ne "yes" ? 
 	sprintf("%s, %s CPUs · Linux %s · %s", meta("cpu_model"), \
 	system(sprintf("grep -o '\"online_cpus\": [0-9]*' '%s/meta.json' | grep -o '[0-9]*$'", dir)), \
 	meta("kernel_release"), meta("start_time")[1:10])
+# measured in a qemu guest (hzfbench vm): said on every chart, with what it means
+guest = meta("virtualized")
+if (guest ne "" && machine ne "") { machine = machine.sprintf(" · qemu guest (%s%s)", guest, guest eq "tcg" ? ": emulated times" : "") }
+# a folder of run.sh --kernels: summary.csv's strategy names the guest kernel that faulted
+kernels_folder = meta("kind") eq "kernels"
 chart_title(t) = machine eq "" ? t : sprintf("%s\n{/*0.75 %s}", t, machine)
 
 strategies = "global mmflag persistent percpu native"

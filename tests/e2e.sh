@@ -643,6 +643,18 @@ if command -v gnuplot >/dev/null 2>&1; then
 	else
 		fail "charts whose data a folder lacks skip with one line, the rest draw" "skips=$skips drawn=$drawn"
 	fi
+	cp -r tests/data/kernels "$tmp/ck"
+	all=1
+	gnuplot -c plots/kernels.gp "$tmp/ck" >"$tmp/out" 2>&1 || all=0
+	for f in png svg pdf; do [ -s "$tmp/ck/plots/kernels.$f" ] || all=0; done
+	if [ $all = 1 ] && [ ! -s "$tmp/out" ] && grep -q 'qemu guest (tcg: emulated times)' "$tmp/ck/plots/kernels.svg" &&
+		[ "$(grep -c '>global<\|>mmflag<\|>persistent<' "$tmp/ck/plots/kernels.svg")" -ge 3 ] &&
+		gnuplot -c plots/kernel.gp "$tmp/ck" png 2>&1 | grep -q '^kernel: skipped: a folder of run.sh --kernels' &&
+		gnuplot -c plots/kernels.gp "$tmp/cs" png 2>&1 | grep -q '^kernels: skipped: not a folder of run.sh --kernels'; then
+		ok "kernels: a run.sh --kernels folder drawn, subtitled as a tcg guest's; kernel skips there, kernels elsewhere"
+	else
+		fail "kernels chart" "$(cat "$tmp/out")"
+	fi
 	cp -r tests/data/counted "$tmp/cc"
 	if gnuplot -c plots/counters.gp "$tmp/cc" svg >"$tmp/out" 2>&1 && [ ! -s "$tmp/out" ] &&
 		grep -q 'cycles' "$tmp/cc/plots/counters.svg" && ! grep -q 'not counted on this machine' "$tmp/cc/plots/counters.svg" &&
@@ -686,7 +698,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 	fi
 	cp -r tests/data/minimal "$tmp/rm"
 	if $bin report "$tmp/rm" >/dev/null 2>"$tmp/err" && [ "$(grep -c '<svg' "$tmp/rm/report.html")" = 5 ] &&
-		grep -q 'Charts left out' "$tmp/rm/report.html" && [ "$(grep -c 'skipped: ' "$tmp/err")" = 7 ] &&
+		grep -q 'Charts left out' "$tmp/rm/report.html" && [ "$(grep -c 'skipped: ' "$tmp/err")" = 8 ] &&
 		! $bin report "$tmp/nonexistent" 2>/dev/null && ! $bin report 2>/dev/null; then
 		ok "report: a folder missing optional columns leaves those charts out, saying why"
 	else

@@ -3,8 +3,8 @@
 # real guest of 2 sockets x 2 CPUs in 2 NUMA nodes under TCG booting
 # Debian's cloud kernel (fetched once with apt-get download): the topology
 # it sees, a scatter run whose tasks and counter page are verified on
-# their nodes, detect --behaviour, a command's exit status, --timeout and
-# SIGTERM.
+# their nodes, detect --behaviour (and in each kernel make kernels built,
+# where built), a command's exit status, --timeout and SIGTERM.
 # Ends with "vm: N passed, N failed, N skipped".
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -105,6 +105,20 @@ if [ "$rc" = 0 ] && [ "$(head -1 "$tmp/detect.out")" = mmflag ]; then
 else
 	fail "vm detect --behaviour: mmflag" "exit $rc" "$(cat "$tmp/detect.out" "$tmp/detect.err")"
 fi
+
+# --- detect in each kernel make kernels built: the verdict is the variant's name ---
+for k in mmflag persistent global; do
+	if [ ! -r "build/kernels/$k/bzImage" ]; then
+		skip "vm detect --behaviour in the $k kernel" "build/kernels/$k/bzImage not built (make kernels)"
+		continue
+	fi
+	guest "detect-$k" --kernel "$k" -- detect --behaviour --allow-drop-caches
+	if [ "$rc" = 0 ] && [ "$(head -1 "$tmp/detect-$k.out")" = "$k" ]; then
+		ok "vm detect --behaviour in the $k kernel: $k ($(sed -n 2p "$tmp/detect-$k.out" | sed 's/^ *//'))"
+	else
+		fail "vm detect --behaviour in the $k kernel" "exit $rc" "$(cat "$tmp/detect-$k.out" "$tmp/detect-$k.err")"
+	fi
+done
 
 # --- the guest command's exit status is vm's ---
 guest status -- run --tasks 0
