@@ -37,22 +37,15 @@ int zf_plots_dir(char *out, size_t len)
 	/* ../../plots: the sanitizer builds, build/asan/hzfbench and the others */
 	static const char *const beside[] = { "../plots", "../../plots", "../share/hzfbench/plots" };
 	const char *env = getenv("HZF_PLOTS");
-	char exe[PATH_MAX], *slash;
-	ssize_t n;
+	char exe[PATH_MAX];
 	size_t i;
 
 	if (env && *env) {
 		snprintf(out, len, "%s", env);
 		return is_dir_with(out, "style.gp") ? 0 : -ENOENT;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
+	if (zf_exe_dir(exe, sizeof(exe)))
 		return -ENOENT;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return -ENOENT;
-	*slash = '\0';
 	for (i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
 		snprintf(out, len, "%s/%s", exe, beside[i]);
 		if (is_dir_with(out, "style.gp"))

@@ -240,3 +240,19 @@ void zf_sysinfo_read(struct zf_sysinfo *si)
 		 zf_kernel_strategy(si->kernel_release, si->persistent_huge_zero_folio));
 	si->online_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 }
+
+int zf_exe_dir(char *dir, size_t len)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return n < 0 ? -errno : -ENOENT;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -ENOENT;
+	*slash = '\0';
+	snprintf(dir, len, "%s", exe);
+	return 0;
+}

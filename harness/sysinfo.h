@@ -42,6 +42,8 @@ int zf_read_file(const char *path, char *buf, size_t len);
  * -errno, -ENOMEM past 64 MiB
  */
 int zf_read_file_alloc(const char *path, char **text, size_t *len);
+/* the folder this binary is in (/proc/self/exe's); -errno */
+int zf_exe_dir(char *dir, size_t len);
 /* "always [madvise] never" -> "madvise"; the text itself when there is no [] */
 void zf_sysfs_choice(const char *text, char *out, size_t len);
 /* "y", "n" or "unknown" for CONFIG_<name> in a kernel .config text */

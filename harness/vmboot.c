@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cpio.h"
+#include "sysinfo.h"
 #include "vm.h"
 
 int zf_vm_which(const char *name, char *path, size_t len)
@@ -119,22 +120,16 @@ static int variant_kernel(const char *name, char *path, size_t len)
 {
 	const char *env = getenv("HZF_KERNELS");
 	char exe[PATH_MAX];
-	ssize_t n;
-	char *slash;
+	int err;
 
 	if (env && *env) {
 		snprintf(path, len, "%s/%s/bzImage", env, name);
 		return 0;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n < 0)
-		return -errno;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (slash)
-		*slash = '\0';
-	snprintf(path, len, "%s/kernels/%s/bzImage", exe, name);
-	return 0;
+	err = zf_exe_dir(exe, sizeof(exe));
+	if (!err)
+		snprintf(path, len, "%s/kernels/%s/bzImage", exe, name);
+	return err;
 }
 
 int zf_vm_kernel(const struct zf_vm_opts *o, char *path, size_t len, char *why, size_t whylen)
