@@ -289,8 +289,6 @@ static void take_lines(struct zf_buf *pending, struct zf_vm_boot *b)
 			fputc('\n', stdout);
 			fflush(stdout);
 		}
-		if (b->console.up && !b->up_s)
-			b->up_s = -1;	/* stamped by the caller's clock */
 		start = nl + 1;
 	}
 	used = (size_t)(start - pending->text);
@@ -305,7 +303,7 @@ int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
 		   unsigned long up_within_s, struct zf_vm_boot *b, char *why, size_t whylen)
 {
 	struct zf_buf pending = { 0 };
-	double start = now_s(), t;
+	double start = now_s();
 	int pipefd[2], status = 0, devnull;
 	char chunk[16384];
 	bool eof = false;
@@ -369,7 +367,7 @@ int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
 		}
 		zf_buf_append(&pending, chunk, (size_t)n);
 		take_lines(&pending, b);
-		if (b->up_s < 0)
+		if (b->console.up && !b->up_s)
 			b->up_s = now_s() - start;
 	}
 	if (!eof)	/* stopped, or not watched any more: qemu goes */
@@ -377,8 +375,7 @@ int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	close(pipefd[0]);
-	t = now_s();
-	b->wall_s = t - start;
+	b->wall_s = now_s() - start;
 	b->qemu_status = status;
 	if (b->end == ZF_VM_DIED && b->console.done)
 		b->end = ZF_VM_FINISHED;
