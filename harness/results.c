@@ -19,6 +19,7 @@
 #include "perfcols.h"
 #include "results.h"
 #include "thpset.h"
+#include "timing.h"
 
 #ifndef HZF_VERSION
 #define HZF_VERSION "0.1"
@@ -27,7 +28,7 @@
 #define HZF_GIT_REV "unknown"
 #endif
 
-#define KEY_COLUMNS "strategy,fault,task_kind,tasks,placement,step,faults_per_pass"
+#define KEY_COLUMNS ZF_KEY_COLUMNS
 
 void zf_utc_time(char *buf, size_t len, bool compact)
 {
@@ -246,6 +247,7 @@ static int write_meta(struct zf_results *r, bool complete, const char *end_time,
 		zf_buf_printf(&b, "null");
 	zf_buf_printf(&b, ",\n  \"doctor\": %s,\n", r->doctor.text ? r->doctor.text : "null");
 	zf_buf_printf(&b, "  \"configurations\": %u,\n", r->nconfigs);
+	zf_timing_json(r, &b);
 	json_kv(&b, "start_time", r->start_time, true);
 	if (end_time)
 		json_kv(&b, "end_time", end_time, true);
@@ -285,6 +287,26 @@ static void key_fields(struct zf_buf *b, const struct zf_run_config *cfg)
 		      cfg->plan->ntasks);
 	zf_buf_csv(b, cfg->plan->placement, 0);
 	zf_buf_printf(b, "%lu,%lu,", cfg->step, cfg->faults_per_pass);
+}
+
+void zf_results_key_fields(struct zf_buf *b, const struct zf_run_config *cfg)
+{
+	key_fields(b, cfg);
+}
+
+int zf_results_add_run(struct zf_results *r, const struct zf_run_record *run)
+{
+	if (r->nruns == r->runs_cap) {
+		size_t cap = r->runs_cap ? 2 * r->runs_cap : 64;
+		struct zf_run_record *grown = realloc(r->runs, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		r->runs = grown;
+		r->runs_cap = cap;
+	}
+	r->runs[r->nruns++] = *run;
+	return 0;
 }
 
 static void *grow(void *p, size_t n, size_t size)
@@ -679,7 +701,7 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 int zf_results_write(struct zf_results *r, char *why, size_t len)
 {
 	struct zf_buf samples = { 0 }, tasks = { 0 }, summary = { 0 }, counters = { 0 };
-	struct zf_buf perf = { 0 };
+	struct zf_buf perf = { 0 }, timing = { 0 };
 	unsigned int i;
 	int err;
 
@@ -714,6 +736,10 @@ int zf_results_write(struct zf_results *r, char *why, size_t len)
 		err = write_buf(r, "counters.csv", &counters, why, len);
 	if (!err)
 		err = write_buf(r, "perf.csv", &perf, why, len);
+	if (!err) {
+		zf_timing_csv(r, &timing);
+		err = write_buf(r, "timing.csv", &timing, why, len);
+	}
 	if (!err)
 		err = write_meta(r, false, NULL, why, len);
 	zf_buf_free(&samples);
@@ -721,6 +747,7 @@ int zf_results_write(struct zf_results *r, char *why, size_t len)
 	zf_buf_free(&summary);
 	zf_buf_free(&counters);
 	zf_buf_free(&perf);
+	zf_buf_free(&timing);
 	return err;
 }
 
@@ -744,6 +771,9 @@ void zf_results_free(struct zf_results *r)
 	}
 	free(r->configs);
 	r->configs = NULL;
+	free(r->runs);
+	r->runs = NULL;
+	r->nruns = r->runs_cap = 0;
 	zf_buf_free(&r->options);
 	zf_buf_free(&r->doctor);
 }

@@ -10,12 +10,16 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "../bench/probe.h"
 #include "buf.h"
 #include "runner.h"
 #include "sysinfo.h"
 #include "topo.h"
+
+/* what names a configuration: the first columns of every CSV file */
+#define ZF_KEY_COLUMNS "strategy,fault,task_kind,tasks,placement,step,faults_per_pass"
 
 #define ZF_SUMMARY_COLUMNS "strategy,fault,task_kind,tasks,placement,step,faults_per_pass," \
 	"reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev," \
@@ -42,6 +46,15 @@ struct zf_config_result {
 	struct zf_stats total;		/* every run of it added up */
 };
 
+/* one run (a configuration's round): where its time went, and what was planned */
+struct zf_run_record {
+	unsigned int config;		/* index into configs */
+	unsigned int round;
+	unsigned long passes;
+	unsigned int tasks;
+	struct zf_run_timing timing;
+};
+
 struct zf_results {
 	char dir[PATH_MAX];
 	char start_time[32];
@@ -59,6 +72,10 @@ struct zf_results {
 	int profile_err;		/* the first errno sampling gave, or 0 */
 	const char *tag;		/* --tag: a label for CI and slides; NULL none */
 	struct zf_buf doctor;		/* the doctor's snapshot, a JSON object; empty: none */
+	struct zf_run_record *runs;	/* every run so far, in the order they ran: timing.csv */
+	size_t nruns, runs_cap;
+	uint64_t setup_ns;		/* the sweep's own, before its first run */
+	uint64_t write_ns;		/* writing these files, every round so far */
 };
 
 /*
@@ -76,6 +93,10 @@ int zf_results_begin(struct zf_results *r, unsigned int nconfigs, char *why, siz
 int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_config *cfg,
 		   const struct zf_run_result *res, unsigned int *suspect, char *verdict,
 		   size_t verdict_len, char *why, size_t len);
+/* keep a run's record for timing.csv; -ENOMEM */
+int zf_results_add_run(struct zf_results *r, const struct zf_run_record *run);
+/* configuration cfg's key columns (KEY_COLUMNS), each followed by a comma */
+void zf_results_key_fields(struct zf_buf *b, const struct zf_run_config *cfg);
 /* every CSV file rewritten from what is kept, and meta.json (complete: false) */
 int zf_results_write(struct zf_results *r, char *why, size_t len);
 /* meta.json with the end time and `complete` */

@@ -368,7 +368,8 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 	unsigned long passes = cfg->passes ? cfg->passes : 1;
 	struct zf_rep_kernel unkept;
 	struct shrinker sh = { 0 };
-	uint64_t took = 0;
+	struct zf_run_timing *tm = &res->timing;
+	uint64_t took = 0, t0, t1;
 	unsigned int i, t;
 
 	memset(res, 0, sizeof(*res));
@@ -381,6 +382,7 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 		snprintf(res->error, sizeof(res->error), "out of memory");
 		return -ENOMEM;
 	}
+	t0 = zf_now_ns();
 	err = setup(&r, res);
 	if (err)
 		goto out;
@@ -398,15 +400,22 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 		snprintf(res->error, sizeof(res->error), "the shrinker thread could not start");
 		err = -EAGAIN;
 	}
+	t1 = zf_now_ns();
+	tm->start_ns = t1 - t0;
 	/* calibration: double (at least) until a repetition lasts min_ms */
 	while (!err && !cfg->passes) {
 		err = run_rep(&r, passes, &took, &unkept, res);
+		tm->calibrate_reps++;
 		if (err || took >= cfg->min_ms * 1000000ULL)
 			break;
 		passes = next_passes(passes, took, cfg->min_ms);
 	}
+	t0 = zf_now_ns();
+	tm->calibrate_ns = t0 - t1;
 	for (i = 0; !err && i < cfg->warmup; i++)
 		err = run_rep(&r, passes, &took, &unkept, res);
+	t1 = zf_now_ns();
+	tm->warmup_ns = t1 - t0;
 	for (i = 0; !err && i < cfg->reps; i++) {
 		err = run_rep(&r, passes, &took, &res->kernel[i], res);
 		if (!err)
@@ -415,6 +424,8 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 			res->samples[(size_t)i * n + t] = r.slots[t].sample;
 		res->reps = i + 1;
 	}
+	t0 = zf_now_ns();
+	tm->measure_ns = t0 - t1;
 	res->passes = passes;
 	shrinker_stop(&sh, &r.st);
 	if (err)
@@ -425,6 +436,7 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 		err = check_run(&r, res);
 out:
 	teardown(&r);
+	tm->stop_ns = zf_now_ns() - t0;
 	return err;
 }
 

@@ -92,6 +92,15 @@ struct zf_rep_kernel {
 	double steal_pct, idle_pct;	/* the plan's PUs over the repetition; NAN unknown */
 };
 
+/* where one run's wall time went: timing.csv, and what --plan is checked against */
+struct zf_run_timing {
+	uint64_t start_ns;		/* shared state made, tasks started and ready */
+	uint64_t calibrate_ns;		/* the repetitions that chose the passes */
+	unsigned int calibrate_reps;
+	uint64_t warmup_ns;		/* the repetitions not kept */
+	uint64_t measure_ns;		/* the kept repetitions, each verified */
+	uint64_t stop_ns;		/* tasks stopped, invariants checked, memory freed */
+};
 
 struct zf_run_result {
 	unsigned int reps;
@@ -105,6 +114,7 @@ struct zf_run_result {
 	int perf_err[ZF_PERF_MAX_EVENTS];	/* per event: 0 counted, else why it could not be */
 	int profile_err;		/* --profile: 0, or why sampling could not start */
 	struct zf_stats total;		/* every task's counters and the runner's */
+	struct zf_run_timing timing;
 	char error[256];
 };
 

@@ -312,6 +312,21 @@ static void warn_flagged(const struct zf_results *r)
 			flagged, all, overlap, ZF_CONCURRENCY_MIN, cpu_wall, ZF_CONCURRENCY_MIN);
 }
 
+/* the run's record for timing.csv */
+static int keep_run(struct zf_results *r, size_t c, size_t round, const struct zf_run_result *res,
+		    char *why, size_t len)
+{
+	struct zf_run_record run = {
+		.config = c, .round = round, .passes = res->passes,
+		.tasks = res->ntasks, .timing = res->timing,
+	};
+
+	if (!zf_results_add_run(r, &run))
+		return 0;
+	snprintf(why, len, "timing.csv: out of memory");
+	return -ENOMEM;
+}
+
 /*
  * Rounds: repetition r of every configuration before repetition r + 1 of
  * any (within one fault mode; emulated faults first), each a run of its own (start, warm-up, one repetition), so that a
@@ -334,7 +349,7 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 	unsigned int suspect;
 	char *warned = NULL;
 	bool perf_warned = false;
-	double t0;
+	double t0, w0, setup0 = now_s();
 
 	if (!plans)
 		goto out;
@@ -372,6 +387,7 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 		goto out;
 	}
 	zf_interrupt_catch(r.dir, "meta.json");
+	r.setup_ns = (uint64_t)((now_s() - setup0) * 1e9);
 	t0 = now_s();
 	/* the rounds of one fault mode, then the next: real faults disturb the machine */
 	for (f = 0; f < sw->nfaults && !failed; f++)
@@ -402,7 +418,8 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 					cfg.plan->ntasks, cfg.plan->placement, res.error);
 				failed = 1;
 			} else if (zf_results_add(&r, c, &cfg, &res, &suspect, verdict,
-						  sizeof(verdict), why, sizeof(why))) {
+						  sizeof(verdict), why, sizeof(why)) ||
+				   keep_run(&r, c, rep, &res, why, sizeof(why))) {
 				fprintf(stderr, "\nhzfbench: %s\n", why);
 				failed = 1;
 			} else {
@@ -417,10 +434,12 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 		}
 		if (!ran)
 			break;	/* every configuration of this fault mode converged */
+		w0 = now_s();
 		if (!failed && zf_results_write(&r, why, sizeof(why))) {
 			fprintf(stderr, "hzfbench: %s\n", why);
 			failed = write_failed = 1;
 		}
+		r.write_ns += (uint64_t)((now_s() - w0) * 1e9);
 	}
 	if (show_progress && !failed)
 		fprintf(stderr, "\r\033[K");

@@ -48,6 +48,20 @@ else
 	fail "sweep writes every configuration and prints the table" "$(cat "$tmp/log")"
 fi
 
+# timing.csv: every run of every round, in order, its parts adding up to its wall
+out=$tmp/sweep
+if [ "$(head -1 "$out/timing.csv")" = "strategy,fault,task_kind,tasks,placement,step,faults_per_pass,round,passes,calibrate_reps,start_ms,calibrate_ms,warmup_ms,measure_ms,stop_ms,wall_ms" ] &&
+	[ "$(csv_rows "$out/timing.csv")" = 8 ] &&
+	awk -F, 'NR > 1 { n++; r = (n <= 4 ? 0 : 1); if ($8 != r || ($10 > 0) != (r == 0)) bad++
+		s = $11 + $12 + $13 + $14 + $15; if (s - $16 > 0.01 || $16 - s > 0.01) bad++ }
+		END { exit bad > 0 }' "$out/timing.csv" &&
+	grep -qE '"timing": \{"runs": 8, "runs_s": [0-9.]+, "setup_s": [0-9.]+, "write_s": [0-9.]+\}' "$out/meta.json"; then
+	ok "timing.csv: each run of each round, calibrated in the first, its parts adding up"
+else
+	fail "timing.csv: each run of each round, calibrated in the first, its parts adding up" \
+		"$(cat "$out/timing.csv")" "$(grep timing "$out/meta.json")"
+fi
+
 if $bin show "$tmp/sweep" | grep -q "ns per fault, most tasks over 1 task"; then
 	ok "show prints a results folder"
 else
