@@ -49,6 +49,11 @@ DIST := hzfbench-$(VERSION)-$(shell uname -m)
 $(B)/dist/hzfbench: override LDFLAGS += -Wl,--disable-new-dtags -Wl,-rpath,'$$ORIGIN/../lib'
 dist: $(B)/dist/hzfbench
 	@tools/dist.sh $< $(DIST)
+# the bundle's run.sh on a minimal Debian with none of the packages, as root
+# (tests/dist-chroot.sh): debootstrap makes build/dist-root once (30 s here)
+test-dist: dist
+	@tools/deps.sh dist
+	@tests/dist-chroot.sh
 
 # the plain C yardstick for the real-fault loop (tools/vs-plain.sh)
 $(B)/plainfault: tools/plainfault.c
@@ -81,7 +86,7 @@ $(B)/fuzz-%: tests/fuzz/fuzz_%.c $(LIB_OBJS)
 test:
 	@tools/deps.sh build
 	@$(MAKE) --no-print-directory $(B)/hzfbench $(B)/hzftest $(B)/plainfault $(B)/refuse \
-		$(B)/jsoncheck \
+		$(B)/jsoncheck dist \
 		$(FUZZ_NAMES:%=$(B)/replay-%)
 	@HZF_BUILD=$(B) tests/run.sh
 
@@ -176,4 +181,4 @@ install: build/hzfbench
 clean:
 	rm -rf build $(DIST).tar.gz
 
-.PHONY: all dist kernels test test-asan test-ubsan test-tsan lint fuzz fuzz-smoke fuzz-merge bench bench-plain model-check plots install clean FORCE
+.PHONY: all dist test-dist kernels test test-asan test-ubsan test-tsan lint fuzz fuzz-smoke fuzz-merge bench bench-plain model-check plots install clean FORCE
