@@ -36,8 +36,24 @@ $(B)/git-rev: FORCE
 $(B)/harness/results.o: $(B)/git-rev
 $(B)/harness/results.o: override CFLAGS += -DHZF_GIT_REV='"$(GIT_REV)"'
 
-$(B)/hzfbench: $(B)/harness/main.o $(LIB_OBJS)
+$(B)/hzfbench $(B)/dist/hzfbench: $(B)/harness/main.o $(LIB_OBJS)
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# make dist: hzfbench-VERSION-ARCH.tar.gz, the binary with the libraries it
+# loads beyond glibc, for a machine with no compiler and no packages
+# (tools/dist.sh). Its own link finds them in the bundle's lib/: DT_RPATH, not
+# RUNPATH, since RUNPATH serves only the binary's own DT_NEEDED and not
+# libhwloc's libudev
+DIST := hzfbench-$(VERSION)-$(shell uname -m)
+$(B)/dist/hzfbench: override LDFLAGS += -Wl,--disable-new-dtags -Wl,-rpath,'$$ORIGIN/../lib'
+dist: $(B)/dist/hzfbench
+	@tools/dist.sh $< $(DIST)
+# the bundle's run.sh on a minimal Debian with none of the packages, as root
+# (tests/dist-chroot.sh): debootstrap makes build/dist-root once (30 s here)
+test-dist: dist
+	@tools/deps.sh dist
+	@tests/dist-chroot.sh
 
 # the plain C yardstick for the real-fault loop (tools/vs-plain.sh)
 $(B)/plainfault: tools/plainfault.c
@@ -70,7 +86,7 @@ $(B)/fuzz-%: tests/fuzz/fuzz_%.c $(LIB_OBJS)
 test:
 	@tools/deps.sh build
 	@$(MAKE) --no-print-directory $(B)/hzfbench $(B)/hzftest $(B)/plainfault $(B)/refuse \
-		$(B)/jsoncheck \
+		$(B)/jsoncheck dist \
 		$(FUZZ_NAMES:%=$(B)/replay-%)
 	@HZF_BUILD=$(B) tests/run.sh
 
@@ -163,6 +179,6 @@ install: build/hzfbench
 	install -m 644 plots/*.gp $(DESTDIR)$(DATADIR)/plots/
 
 clean:
-	rm -rf build
+	rm -rf build $(DIST).tar.gz
 
-.PHONY: all kernels test test-asan test-ubsan test-tsan lint fuzz fuzz-smoke fuzz-merge bench bench-plain model-check plots install clean FORCE
+.PHONY: all dist test-dist kernels test test-asan test-ubsan test-tsan lint fuzz fuzz-smoke fuzz-merge bench bench-plain model-check plots install clean FORCE

@@ -52,7 +52,8 @@ usage: ./run.sh [options] [-- sweep options...]
                    --min-ms apply; tools/kernels-run.sh)
   --fresh-c2c      measure the hand-off matrix again instead of reusing the one
                    kept for this machine in results/c2c-cache/
-  --no-install     do not install missing packages; fail and name them
+  --no-install     do not install missing packages; fail and name them (make dist's
+                   bundle installs nothing either way)
   -h, --help       this text
 Anything after -- goes to `hzfbench sweep` as it is (see `build/hzfbench sweep --help`).
 TXT
@@ -111,20 +112,38 @@ if [ -n "$baseline" ] && [ ! -r "$baseline/samples.csv" ]; then
 fi
 
 cd "$(dirname "$0")"
-deps=run
-[ "${#perf[@]}" -gt 0 ] && deps=perf
-if [ "$install" -eq 1 ]; then
-	tools/deps.sh $deps
+if [ -f BUNDLE ]; then
+	# make dist's bundle: its own binary and libraries, nothing to build or
+	# install; what the machine must have is a glibc new enough (BUNDLE says
+	# which), perf for --perf-record and --c2c, and gnuplot for the charts only
+	bin=bin/hzfbench
+	if [ "$kernels" -eq 1 ]; then
+		echo "run.sh: --kernels: needs the source tree (make kernels), not this bundle" >&2
+		exit 2
+	fi
+	if ! err=$($bin --version 2>&1 >/dev/null); then
+		echo "run.sh: $bin: does not start here: $err ($(grep '^needs: ' BUNDLE))" >&2
+		exit 1
+	fi
+	if [ "${#perf[@]}" -gt 0 ] && ! command -v perf >/dev/null 2>&1; then
+		echo "run.sh: --perf-record, --c2c: perf is not installed (Debian: linux-perf)" >&2
+		exit 1
+	fi
 else
-	HZF_NO_INSTALL=1 tools/deps.sh $deps
+	deps=run
+	[ "${#perf[@]}" -gt 0 ] && deps=perf
+	if [ "$install" -eq 1 ]; then
+		tools/deps.sh $deps
+	else
+		HZF_NO_INSTALL=1 tools/deps.sh $deps
+	fi
+	make -s build/hzfbench >/dev/null
+	if [ "$kernels" -eq 1 ]; then
+		if [ "$install" -eq 1 ]; then tools/deps.sh vm; else HZF_NO_INSTALL=1 tools/deps.sh vm; fi
+		exec tools/kernels-run.sh "$out" "$reps" "$min_ms"
+	fi
+	bin=build/hzfbench
 fi
-make -s build/hzfbench >/dev/null
-if [ "$kernels" -eq 1 ]; then
-	if [ "$install" -eq 1 ]; then tools/deps.sh vm; else HZF_NO_INSTALL=1 tools/deps.sh vm; fi
-	exec tools/kernels-run.sh "$out" "$reps" "$min_ms"
-fi
-
-bin=build/hzfbench
 # what on this machine can skew the figures, with the fixes (meta.json keeps it all)
 $bin doctor --warnings >&2 || true
 tagged=()

@@ -1043,7 +1043,8 @@ static const char report_usage[] =
 "  Render every chart of plots/ into DIR/plots (PNG, SVG, PDF; a chart whose\n"
 "  data the folder lacks says why and is left out) and write DIR/report.html:\n"
 "  machine and kernel, a headline, summary.csv's key table, every chart inline.\n"
-"  Needs gnuplot (Debian: gnuplot-nox). HZF_PLOTS names the scripts' folder.\n";
+"  The charts need gnuplot (Debian: gnuplot-nox); without it, one line says they\n"
+"  are skipped and report.html holds the tables. HZF_PLOTS names the scripts' folder.\n";
 
 static int cmd_report(int argc, char **argv)
 {

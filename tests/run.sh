@@ -45,6 +45,8 @@ else
 	count "$log" trust
 	HZF_BUILD=$build tests/vm.sh | tee "$log"
 	count "$log" vm
+	HZF_BUILD=$build tests/dist.sh | tee "$log"
+	count "$log" dist
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -5,9 +5,10 @@
 # asan/ubsan/tsan and the fuzz targets (build plus clang and its runtimes),
 # `lint` for make lint (cppcheck, clang-tidy, shellcheck), `vm` for
 # hzfbench vm and its tests (qemu, a static busybox, cpio), `kernels` for
-# make kernels (a kernel build's tools and ccache). Only as root on a
-# Debian/Ubuntu machine (apt-get), and not with HZF_NO_INSTALL set;
-# otherwise it names what is missing and fails.
+# make kernels (a kernel build's tools and ccache), `dist` for make
+# test-dist (debootstrap). Only as root on a Debian/Ubuntu machine
+# (apt-get), and not with HZF_NO_INSTALL set; otherwise it names what is
+# missing and fails.
 set -euo pipefail
 
 want=${1:-build}
@@ -49,6 +50,9 @@ if [ "$want" = kernels ]; then	# make kernels
 	command -v xz >/dev/null 2>&1 || missing+=(xz-utils)
 	have_header gelf.h || missing+=(libelf-dev)
 	have_header openssl/opensslv.h || missing+=(libssl-dev)
+fi
+if [ "$want" = dist ]; then	# make test-dist's minimal Debian
+	command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
 fi
 if [ "$want" = lint ]; then
 	command -v cppcheck >/dev/null 2>&1 || missing+=(cppcheck)

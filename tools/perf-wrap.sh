@@ -16,11 +16,16 @@ if ! command -v perf >/dev/null 2>&1; then
 	echo "perf-wrap.sh: perf is not installed (Debian: linux-perf)" >&2
 	exit 1
 fi
-make -s build/hzfbench || exit 1
+bin=build/hzfbench
+if [ -f BUNDLE ]; then	# make dist's bundle: its binary is built
+	bin=bin/hzfbench
+else
+	make -s build/hzfbench || exit 1
+fi
 mkdir -p "$dir/perf"
 p=$dir/perf
 # --profile: get() and put() out of line, so that perf names them (global_get, global_put)
-run=(build/hzfbench run --strategy global --tasks "$tasks" --task-kind thread --placement compact
+run=("$bin" run --strategy global --tasks "$tasks" --task-kind thread --placement compact
 	--size 1G --reps 1 --warmup 0 --min-ms 300 --events none --profile --quiet)
 
 if [ "$what" = record ]; then
