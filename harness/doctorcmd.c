@@ -32,44 +32,43 @@ const char *zf_doctor_root(void)
 }
 
 int zf_doctor_cpus(struct zf_topo *topo, const struct zf_plan *plans, size_t nplans,
-		   int **cpus, int *n)
+		   hwloc_bitmap_t *cpus)
 {
-	int unbound = zf_plans_pus(plans, nplans, cpus, n), *all;
-	hwloc_obj_t pu = NULL;
+	int *pus, n, i, err = 0, unbound = zf_plans_pus(plans, nplans, &pus, &n);
 
+	*cpus = NULL;
 	if (unbound < 0)
 		return unbound;
-	if (!unbound && *n)
-		return 0;
 	/* unbound tasks may run anywhere: every PU */
-	all = realloc(*cpus, (topo->pus > 0 ? topo->pus : 1) * sizeof(*all));
-	if (!all) {
-		free(*cpus);
+	*cpus = unbound || !n ? hwloc_bitmap_dup(hwloc_topology_get_topology_cpuset(topo->t)) :
+		hwloc_bitmap_alloc();
+	for (i = 0; *cpus && !unbound && i < n && !err; i++)
+		err = hwloc_bitmap_set(*cpus, pus[i]);
+	free(pus);
+	if (!*cpus || err) {
+		hwloc_bitmap_free(*cpus);
 		*cpus = NULL;
 		return -ENOMEM;
 	}
-	*cpus = all;
-	*n = 0;
-	while ((pu = hwloc_get_next_obj_by_type(topo->t, HWLOC_OBJ_PU, pu)) && *n < topo->pus)
-		all[(*n)++] = (int)pu->os_index;
 	return 0;
 }
 
 int zf_doctor_snapshot(struct zf_topo *topo, const struct zf_plan *plans, size_t nplans,
-		       unsigned long sample_ms, struct zf_doctor *d)
+		       unsigned long sample_ms, struct zf_doctor **d)
 {
 	struct zf_doctor_ctx ctx = { .root = zf_doctor_root(), .sample_ms = sample_ms,
 				     .privileged = geteuid() == 0, .self = getpid() };
-	int *cpus, n, err = zf_doctor_cpus(topo, plans, nplans, &cpus, &n);
+	hwloc_bitmap_t cpus;
+	int err = zf_doctor_cpus(topo, plans, nplans, &cpus);
 
+	*d = NULL;
 	if (err)
 		return err;
 	ctx.cpus = cpus;
-	ctx.ncpus = n;
 	ctx.cpuid = !ctx.root[0] && topo->thissystem;
-	zf_doctor_run(&ctx, d);
-	free(cpus);
-	return 0;
+	*d = zf_doctor_run(&ctx);
+	hwloc_bitmap_free(cpus);
+	return *d ? 0 : -ENOMEM;
 }
 
 int zf_doctor_main(int argc, char **argv)
@@ -136,13 +135,11 @@ int zf_doctor_main(int argc, char **argv)
 		fprintf(stderr, "hzfbench: --tasks: %lu: %s\n", ntasks, reason);
 		return 2;
 	}
-	d = malloc(sizeof(*d));
-	err = d ? zf_doctor_snapshot(&topo, &plan, 1, sample_ms, d) : -ENOMEM;
+	err = zf_doctor_snapshot(&topo, &plan, 1, sample_ms, &d);
 	zf_plan_free(&plan);
 	zf_topo_close(&topo);
 	if (err) {
 		fprintf(stderr, "hzfbench: doctor: %s\n", strerror(-err));
-		free(d);
 		return 1;
 	}
 	if (json) {
@@ -157,6 +154,6 @@ int zf_doctor_main(int argc, char **argv)
 	} else {
 		zf_doctor_print(d, stdout, warnings);
 	}
-	free(d);
+	zf_doctor_free(d);
 	return err ? 1 : 0;
 }

@@ -71,242 +71,260 @@ static void drop(struct tree *t, const char *rel)
 	remove(path);
 }
 
-/* run one probe against the tree for PUs cpus */
-static void probe(struct tree *t, const char *name, const int *cpus, int ncpus,
-		  bool privileged, struct zf_doctor_factor *f)
+/* a set of PUs from a list, "0-1,4000" */
+static hwloc_bitmap_t pus(const char *list)
 {
-	struct zf_doctor_ctx ctx = { .root = t->root, .cpus = cpus, .ncpus = ncpus,
-				     .sample_ms = 10, .privileged = privileged, .self = -1 };
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+
+	if (set && hwloc_bitmap_list_sscanf(set, list)) {
+		hwloc_bitmap_free(set);
+		set = NULL;
+	}
+	return set;
+}
+
+/* run one probe against the tree for the PUs listed; f's old text freed */
+static void probe(struct tree *t, const char *name, const char *cpus, bool privileged,
+		  struct zf_doctor_factor *f)
+{
+	hwloc_bitmap_t set = pus(cpus);
+	struct zf_doctor_ctx ctx = { .root = t->root, .cpus = set, .sample_ms = 10,
+				     .privileged = privileged, .self = -1 };
 	struct zf_doctor_sample *s = zf_doctor_sample(&ctx);
 
+	zf_doctor_factor_free(f);
 	memset(f, 0, sizeof(*f));
 	zf_doctor_probe(name)(&ctx, s, f);
 	zf_doctor_sample_free(s);
+	hwloc_bitmap_free(set);
 }
-
-static const int cpu01[] = { 0, 1 };
 
 TEST(doctor_cpufreq_governors_driver_absent_and_unreadable)
 {
-	struct zf_doctor_factor f;
+	struct zf_doctor_factor f = { 0 };
 	struct tree t = { "" };
 
 	tree_make(&t);
 	ASSERT_TRUE(t.root[0]);
-	probe(&t, "cpufreq", cpu01, 2, true, &f);
+	probe(&t, "cpufreq", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
 	EXPECT_TRUE(strstr(f.value, "no cpufreq for PUs 0-1") != NULL);
 	put(&t, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n");
 	put(&t, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver", "acpi-cpufreq\n");
 	put(&t, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "performance\n");
 	put(&t, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_driver", "acpi-cpufreq\n");
-	probe(&t, "cpufreq", cpu01, 2, true, &f);
+	probe(&t, "cpufreq", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
 	EXPECT_STREQ(f.value, "driver acpi-cpufreq on PUs 0-1; governor performance on PUs 0-1");
 	EXPECT_STREQ(f.fix, "");
 	put(&t, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "schedutil\n");
-	probe(&t, "cpufreq", cpu01, 2, true, &f);
+	probe(&t, "cpufreq", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
 	EXPECT_TRUE(strstr(f.value, "governor schedutil on PUs 1") != NULL);
 	EXPECT_STREQ(f.fix, "cpupower -c 0-1 frequency-set -g performance");
 	/* one PU's file unreadable, the other's performance: not ok */
 	drop(&t, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor");
 	put(&t, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", NULL);
-	probe(&t, "cpufreq", cpu01, 2, true, &f);
+	probe(&t, "cpufreq", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
 	EXPECT_TRUE(strstr(f.value, "no cpufreq on PUs 1") != NULL);
+	zf_doctor_factor_free(&f);
 	tree_free(&t);
 }
 
 TEST(doctor_boost_global_intel_per_policy_and_none)
 {
-	struct zf_doctor_factor f;
+	struct zf_doctor_factor f = { 0 };
 	struct tree t = { "" };
 
 	tree_make(&t);
 	ASSERT_TRUE(t.root[0]);
-	probe(&t, "boost", cpu01, 2, true, &f);
+	probe(&t, "boost", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
 	put(&t, "/sys/devices/system/cpu/cpu0/cpufreq/boost", "1\n");
 	put(&t, "/sys/devices/system/cpu/cpu1/cpufreq/boost", "0\n");
-	probe(&t, "boost", cpu01, 2, true, &f);
+	probe(&t, "boost", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
 	EXPECT_TRUE(strstr(f.value, "on for 1 of 2 PUs") != NULL);
 	put(&t, "/sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
-	probe(&t, "boost", cpu01, 2, true, &f);
+	probe(&t, "boost", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
 	put(&t, "/sys/devices/system/cpu/intel_pstate/no_turbo", "0\n");
-	probe(&t, "boost", cpu01, 2, true, &f);
+	probe(&t, "boost", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
 	EXPECT_STREQ(f.fix, "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo");
 	put(&t, "/sys/devices/system/cpu/cpufreq/boost", "1\n");
-	probe(&t, "boost", cpu01, 2, true, &f);
+	probe(&t, "boost", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
 	EXPECT_STREQ(f.fix, "echo 0 > /sys/devices/system/cpu/cpufreq/boost");
 	put(&t, "/sys/devices/system/cpu/cpufreq/boost", "0\n");
-	probe(&t, "boost", cpu01, 2, true, &f);
+	probe(&t, "boost", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
+	zf_doctor_factor_free(&f);
 	tree_free(&t);
 }
 
 TEST(doctor_smt_siblings_in_the_placement)
 {
-	static const int cpu02[] = { 0, 2 };
-	struct zf_doctor_factor f;
+	struct zf_doctor_factor f = { 0 };
 	struct tree t = { "" };
 
 	tree_make(&t);
 	ASSERT_TRUE(t.root[0]);
-	probe(&t, "smt", cpu01, 2, true, &f);
+	probe(&t, "smt", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
 	put(&t, "/sys/devices/system/cpu/smt/active", NULL);
-	probe(&t, "smt", cpu01, 2, true, &f);
+	probe(&t, "smt", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
 	EXPECT_TRUE(strstr(f.value, "Is a directory") != NULL);
 	drop(&t, "/sys/devices/system/cpu/smt/active");
 	put(&t, "/sys/devices/system/cpu/smt/active", "0\n");
-	probe(&t, "smt", cpu01, 2, true, &f);
+	probe(&t, "smt", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
 	put(&t, "/sys/devices/system/cpu/smt/active", "1\n");
 	put(&t, "/sys/devices/system/cpu/cpu0/topology/thread_siblings_list", "0-1\n");
 	put(&t, "/sys/devices/system/cpu/cpu1/topology/thread_siblings_list", "0-1\n");
 	put(&t, "/sys/devices/system/cpu/cpu2/topology/thread_siblings_list", "2-3\n");
-	probe(&t, "smt", cpu01, 2, true, &f);
+	probe(&t, "smt", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
 	EXPECT_TRUE(strstr(f.value, "PUs 0 and 1 of the placement share a core") != NULL);
-	probe(&t, "smt", cpu02, 2, true, &f);
+	probe(&t, "smt", "0,2", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
+	zf_doctor_factor_free(&f);
 	tree_free(&t);
 }
 
 TEST(doctor_hypervisor_flag_names_and_absence)
 {
-	struct zf_doctor_factor f;
+	struct zf_doctor_factor f = { 0 };
 	struct tree t = { "" };
 
 	tree_make(&t);
 	ASSERT_TRUE(t.root[0]);
-	probe(&t, "hypervisor", cpu01, 2, true, &f);
+	probe(&t, "hypervisor", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
 	put(&t, "/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu vme sse2 hypervisor lahf_lm\n");
 	put(&t, "/sys/class/dmi/id/sys_vendor", "QEMU\n");
 	put(&t, "/sys/class/dmi/id/product_name", "Standard PC (Q35 + ICH9, 2009)\n");
-	probe(&t, "hypervisor", cpu01, 2, true, &f);
+	probe(&t, "hypervisor", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
 	EXPECT_TRUE(strstr(f.value, "QEMU Standard PC") != NULL);
 	EXPECT_TRUE(f.fix[0] != '\0');
 	/* "hypervisor" inside another flag's name is not the flag */
 	put(&t, "/proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu vme hypervisorx sse2\n");
-	probe(&t, "hypervisor", cpu01, 2, true, &f);
+	probe(&t, "hypervisor", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
 	put(&t, "/proc/cpuinfo", "processor\t: 0\nFeatures\t: fp asimd\n");
-	probe(&t, "hypervisor", cpu01, 2, true, &f);
+	probe(&t, "hypervisor", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
 	put(&t, "/sys/hypervisor/type", "xen\n");
-	probe(&t, "hypervisor", cpu01, 2, true, &f);
+	probe(&t, "hypervisor", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
 	EXPECT_TRUE(strstr(f.value, "xen (/sys/hypervisor/type)") != NULL);
+	zf_doctor_factor_free(&f);
 	tree_free(&t);
 }
 
 TEST(doctor_thp_enabled_defrag_zero_page)
 {
-	struct zf_doctor_factor f;
+	struct zf_doctor_factor f = { 0 };
 	struct tree t = { "" };
 
 	tree_make(&t);
 	ASSERT_TRUE(t.root[0]);
-	probe(&t, "thp", cpu01, 2, true, &f);
+	probe(&t, "thp", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
 	put(&t, "/sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
 	put(&t, "/sys/kernel/mm/transparent_hugepage/defrag",
 	    "always defer defer+madvise [madvise] never\n");
 	put(&t, "/sys/kernel/mm/transparent_hugepage/use_zero_page", "1\n");
-	probe(&t, "thp", cpu01, 2, true, &f);
+	probe(&t, "thp", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
 	EXPECT_TRUE(!strncmp(f.value, "enabled madvise, defrag madvise, use_zero_page 1", 48));
 	put(&t, "/sys/kernel/mm/transparent_hugepage/use_zero_page", "0\n");
-	probe(&t, "thp", cpu01, 2, true, &f);
+	probe(&t, "thp", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
 	EXPECT_STREQ(f.fix, "echo 1 > /sys/kernel/mm/transparent_hugepage/use_zero_page");
 	put(&t, "/sys/kernel/mm/transparent_hugepage/enabled", "always madvise [never]\n");
-	probe(&t, "thp", cpu01, 2, true, &f);
+	probe(&t, "thp", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
 	EXPECT_TRUE(strstr(f.value, "enabled never") != NULL);
+	zf_doctor_factor_free(&f);
 	tree_free(&t);
 }
 
 TEST(doctor_sysctls_numa_balancing_paranoid_nmi_watchdog)
 {
-	struct zf_doctor_factor f;
+	struct zf_doctor_factor f = { 0 };
 	struct tree t = { "" };
 
 	tree_make(&t);
 	ASSERT_TRUE(t.root[0]);
-	probe(&t, "numa_balancing", cpu01, 2, true, &f);
+	probe(&t, "numa_balancing", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
 	EXPECT_TRUE(strstr(f.value, "/proc/sys/kernel/numa_balancing") != NULL);
 	put(&t, "/proc/sys/kernel/numa_balancing", "1\n");
-	probe(&t, "numa_balancing", cpu01, 2, true, &f);
+	probe(&t, "numa_balancing", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
 	EXPECT_STREQ(f.fix, "sysctl -w kernel.numa_balancing=0");
 	put(&t, "/proc/sys/kernel/numa_balancing", "0\n");
-	probe(&t, "numa_balancing", cpu01, 2, true, &f);
+	probe(&t, "numa_balancing", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
 	put(&t, "/proc/sys/kernel/numa_balancing", "zero\n");
-	probe(&t, "numa_balancing", cpu01, 2, true, &f);
+	probe(&t, "numa_balancing", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
 
 	put(&t, "/proc/sys/kernel/perf_event_paranoid", "2\n");
-	probe(&t, "perf_event_paranoid", cpu01, 2, false, &f);
+	probe(&t, "perf_event_paranoid", "0-1", false, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
 	EXPECT_STREQ(f.fix, "sysctl -w kernel.perf_event_paranoid=1");
-	probe(&t, "perf_event_paranoid", cpu01, 2, true, &f);
+	probe(&t, "perf_event_paranoid", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
 	EXPECT_STREQ(f.value, "2 (root: not limited by it)");
 
 	put(&t, "/proc/sys/kernel/nmi_watchdog", NULL);
-	probe(&t, "nmi_watchdog", cpu01, 2, true, &f);
+	probe(&t, "nmi_watchdog", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
 	drop(&t, "/proc/sys/kernel/nmi_watchdog");
 	put(&t, "/proc/sys/kernel/nmi_watchdog", "1\n");
-	probe(&t, "nmi_watchdog", cpu01, 2, true, &f);
+	probe(&t, "nmi_watchdog", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
 	EXPECT_STREQ(f.fix, "sysctl -w kernel.nmi_watchdog=0");
+	zf_doctor_factor_free(&f);
 	tree_free(&t);
 }
 
 TEST(doctor_isolation_and_clocksource)
 {
-	static const int cpu1[] = { 1 };
-	struct zf_doctor_factor f;
+	struct zf_doctor_factor f = { 0 };
 	struct tree t = { "" };
 
 	tree_make(&t);
 	ASSERT_TRUE(t.root[0]);
-	probe(&t, "isolation", cpu01, 2, true, &f);
+	probe(&t, "isolation", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
 	put(&t, "/sys/devices/system/cpu/isolated", "1-3\n");
 	put(&t, "/sys/devices/system/cpu/nohz_full", "(null)\n");
-	probe(&t, "isolation", cpu1, 1, true, &f);
+	probe(&t, "isolation", "1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
 	EXPECT_TRUE(strstr(f.value, "isolated 1-3, nohz_full none") != NULL);
-	probe(&t, "isolation", cpu01, 2, true, &f);
+	probe(&t, "isolation", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
 	EXPECT_TRUE(strstr(f.value, "PUs 0 not isolated") != NULL);
 	EXPECT_TRUE(strstr(f.fix, "isolcpus=0 ") != NULL);
 
-	probe(&t, "clocksource", cpu01, 2, true, &f);
+	probe(&t, "clocksource", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
 	put(&t, "/sys/devices/system/clocksource/clocksource0/current_clocksource", "tsc\n");
-	probe(&t, "clocksource", cpu01, 2, true, &f);
+	probe(&t, "clocksource", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
 	put(&t, "/sys/devices/system/clocksource/clocksource0/current_clocksource", "hpet\n");
 	put(&t, "/sys/devices/system/clocksource/clocksource0/available_clocksource",
 	    "tsc hpet acpi_pm \n");
-	probe(&t, "clocksource", cpu01, 2, true, &f);
+	probe(&t, "clocksource", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
 	EXPECT_STREQ(f.fix, "echo tsc > /sys/devices/system/clocksource/clocksource0/current_clocksource");
+	zf_doctor_factor_free(&f);
 	tree_free(&t);
 }
 
@@ -324,26 +342,26 @@ static void put_task(struct tree *t, int pid, const char *comm, char state, int 
 
 TEST(doctor_load_names_a_task_runnable_on_the_placement)
 {
-	static const int cpu1[] = { 1 };
-	struct zf_doctor_factor f;
+	struct zf_doctor_factor f = { 0 };
 	struct tree t = { "" };
 
 	tree_make(&t);
 	ASSERT_TRUE(t.root[0]);
-	probe(&t, "load", cpu01, 2, true, &f);
+	probe(&t, "load", "0-1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
 	put(&t, "/proc/loadavg", "1.02 0.50 0.20 2/300 4242\n");
 	put_task(&t, 4242, "sh) (hog", 'R', 1);
 	put_task(&t, 4243, "sleeper", 'S', 1);
 	put_task(&t, 4244, "elsewhere", 'R', 0);
-	probe(&t, "load", cpu1, 1, true, &f);
+	probe(&t, "load", "1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_WARN);
 	EXPECT_TRUE(strstr(f.value, "load average 1.02") != NULL);
 	EXPECT_TRUE(strstr(f.value, "sh) (hog (pid 4242, PU 1)") != NULL);
 	EXPECT_TRUE(strstr(f.value, "sleeper") == NULL && strstr(f.value, "elsewhere") == NULL);
 	put_task(&t, 4242, "sh) (hog", 'S', 1);
-	probe(&t, "load", cpu1, 1, true, &f);
+	probe(&t, "load", "1", true, &f);
 	EXPECT_EQ(f.status, ZF_DOCTOR_OK);
+	zf_doctor_factor_free(&f);
 	tree_free(&t);
 }
 
@@ -383,19 +401,22 @@ TEST(doctor_steal_from_two_proc_stat_texts)
 TEST(doctor_steal_unknown_when_no_time_passed_and_json_parses)
 {
 	static const char stat[] = "cpu  1 0 1 7 0 0 0 1 0 0\ncpu0 1 0 1 7 0 0 0 1 0 0\n";
-	struct zf_doctor_ctx ctx = { .cpus = cpu01, .ncpus = 1, .sample_ms = 10, .self = -1 };
-	struct zf_doctor *d = calloc(1, sizeof(*d));
+	hwloc_bitmap_t cpu0 = pus("0");
+	struct zf_doctor_ctx ctx = { .cpus = cpu0, .sample_ms = 10, .self = -1 };
+	struct zf_doctor *d;
 	struct zf_buf b = { 0 };
 	char out[64];
 	struct tree t = { "" };
 	int i;
 
-	ASSERT_TRUE(d != NULL);
+	ASSERT_TRUE(cpu0 != NULL);
 	tree_make(&t);
 	ASSERT_TRUE(t.root[0]);
 	put(&t, "/proc/stat", stat);	/* a fabricated file does not move */
 	ctx.root = t.root;
-	zf_doctor_run(&ctx, d);
+	d = zf_doctor_run(&ctx);
+	hwloc_bitmap_free(cpu0);
+	ASSERT_TRUE(d != NULL);
 	EXPECT_EQ(d->n, 12);
 	for (i = 0; i < d->n; i++) {
 		if (!strcmp(d->f[i].name, "steal")) {
@@ -413,15 +434,14 @@ TEST(doctor_steal_unknown_when_no_time_passed_and_json_parses)
 	EXPECT_EQ(zf_json_get(b.text, "ok", out, sizeof(out)), 0);
 	EXPECT_STREQ(out, "0");
 	zf_buf_free(&b);
-	free(d);
+	zf_doctor_free(d);
 	tree_free(&t);
 }
 
-TEST(proc_stat_state_and_cpulist_format)
+TEST(proc_stat_state)
 {
-	char comm[32], state, list[64];
+	char comm[32], state;
 	int cpu;
-	static const int cpus[] = { 8, 0, 1, 2, 3, 2, 10 };
 
 	EXPECT_EQ(zf_proc_stat_state("1 (a) b) R 0 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5 0 0 0 0 "
 				     "0 0 0 0 0 0 0 0 0 0 0 0 3 0", &state, &cpu, comm,
@@ -431,8 +451,53 @@ TEST(proc_stat_state_and_cpulist_format)
 	EXPECT_STREQ(comm, "a) b");
 	EXPECT_EQ(zf_proc_stat_state("1 (short) R 0 1", &state, &cpu, comm, sizeof(comm)), -EINVAL);
 	EXPECT_EQ(zf_proc_stat_state("no parens", &state, &cpu, comm, sizeof(comm)), -EINVAL);
-	zf_cpulist_format(cpus, 7, list, sizeof(list));
-	EXPECT_STREQ(list, "0-3,8,10");
-	zf_cpulist_format(cpus, 0, list, sizeof(list));
-	EXPECT_STREQ(list, "none");
 }
+
+/* ROOT/sys/x := text, read back as a CPU list and written as one; "error" when it is none */
+static void cpulist_round_trip(struct tree *t, const char *text, char **out)
+{
+	struct zf_doctor_ctx ctx = { .root = t->root };
+	hwloc_bitmap_t set;
+
+	put(t, "/sys/x", text);
+	*out = zf_doctor_read_cpulist(&ctx, "/sys/x", &set) ? strdup("error") : zf_doctor_list(set);
+	hwloc_bitmap_free(set);
+}
+
+TEST(doctor_cpulist_read_and_written_whole)
+{
+	static const char *const cases[][2] = {
+		{ "0-3,8,10\n", "0-3,8,10" }, { "\n", "none" }, { "(null)\n", "none" },
+		{ "8,0-3,2,10", "0-3,8,10" }, { "4095\n", "4095" },
+		{ "0-1023,2048-4095\n", "0-1023,2048-4095" },
+		{ "-1\n", "error" }, { "0x10", "error" }, { "0-\n", "error" }, { "1,a", "error" },
+		{ " 7", "error" },
+	};
+	struct tree t = { "" };
+	struct zf_buf every = { 0 };
+	char *list;
+	size_t i;
+	int cpu;
+
+	tree_make(&t);
+	ASSERT_TRUE(t.root[0]);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cpulist_round_trip(&t, cases[i][0], &list);
+		ASSERT_TRUE(list != NULL);
+		EXPECT_STREQ(list, cases[i][1]);
+		free(list);
+	}
+	/* every other CPU of 4,096: a list of 2,048 items, over 9,000 bytes, none lost */
+	for (cpu = 0; cpu < 4096; cpu += 2)
+		zf_buf_printf(&every, "%s%d", cpu ? "," : "", cpu);
+	zf_buf_printf(&every, "\n");
+	ASSERT_TRUE(every.text != NULL && every.len > 9000);
+	cpulist_round_trip(&t, every.text, &list);
+	ASSERT_TRUE(list != NULL);
+	every.text[every.len - 1] = '\0';
+	EXPECT_STREQ(list, every.text);
+	free(list);
+	zf_buf_free(&every);
+	tree_free(&t);
+}
+
