@@ -40,21 +40,30 @@ int zf_proc_stat_state(const char *text, char *state, int *cpu, char *comm, size
 	return 0;
 }
 
-static void runnable_add(struct zf_doctor_sample *s, pid_t pid, int cpu, const char *comm)
+/* -ENOMEM */
+static int runnable_add(struct zf_doctor_sample *s, pid_t pid, int cpu, const char *comm)
 {
+	struct zf_runnable *more;
 	int i;
 
 	for (i = 0; i < s->nrunnable; i++) {
 		if (s->runnable[i].pid == pid) {
 			s->runnable[i].seen++;
 			s->runnable[i].cpu = cpu;
-			return;
+			return 0;
 		}
 	}
-	if (s->nrunnable == ZF_DOCTOR_RUNNABLE_MAX)
-		return;
+	if (s->nrunnable == s->runnable_cap) {
+		more = reallocarray(s->runnable, s->runnable_cap ? 2 * s->runnable_cap : 16,
+				    sizeof(*more));
+		if (!more)
+			return -ENOMEM;
+		s->runnable = more;
+		s->runnable_cap = s->runnable_cap ? 2 * s->runnable_cap : 16;
+	}
 	s->runnable[s->nrunnable] = (struct zf_runnable){ .pid = pid, .cpu = cpu, .seen = 1 };
 	snprintf(s->runnable[s->nrunnable++].comm, sizeof(s->runnable[0].comm), "%s", comm);
+	return 0;
 }
 
 static bool numeric(const char *name)
@@ -75,21 +84,21 @@ int zf_doctor_scan(const struct zf_doctor_ctx *ctx, struct zf_doctor_sample *s)
 	char path[PATH_MAX], text[PROC_STAT_LINE_MAX], comm[32], state;
 	struct dirent *p, *t;
 	DIR *procs, *tasks;
-	int cpu;
+	int cpu, err = 0;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/proc", ctx->root) >= sizeof(path))
 		return -ENAMETOOLONG;
 	procs = opendir(path);
 	if (!procs)
 		return -errno;
-	while ((p = readdir(procs))) {
+	while (!err && (p = readdir(procs))) {
 		if (!numeric(p->d_name) || atoi(p->d_name) == ctx->self)
 			continue;
 		snprintf(path, sizeof(path), "%s/proc/%s/task", ctx->root, p->d_name);
 		tasks = opendir(path);
 		if (!tasks)
 			continue;	/* it ended meanwhile */
-		while ((t = readdir(tasks))) {
+		while (!err && (t = readdir(tasks))) {
 			if (!numeric(t->d_name))
 				continue;
 			snprintf(path, sizeof(path), "/proc/%s/task/%s/stat", p->d_name, t->d_name);
@@ -97,13 +106,13 @@ int zf_doctor_scan(const struct zf_doctor_ctx *ctx, struct zf_doctor_sample *s)
 			    zf_proc_stat_state(text, &state, &cpu, comm, sizeof(comm)))
 				continue;
 			if (state == 'R' && hwloc_bitmap_isset(ctx->cpus, cpu))
-				runnable_add(s, atoi(t->d_name), cpu, comm);
+				err = runnable_add(s, atoi(t->d_name), cpu, comm);
 		}
 		closedir(tasks);
 	}
 	closedir(procs);
 	s->scans++;
-	return 0;
+	return err;
 }
 
 /* the share of the PUs' time between a and b into s */
@@ -161,6 +170,9 @@ struct zf_doctor_sample *zf_doctor_sample(const struct zf_doctor_ctx *ctx)
 
 void zf_doctor_sample_free(struct zf_doctor_sample *s)
 {
+	if (!s)
+		return;
+	free(s->runnable);
 	free(s);
 }
 

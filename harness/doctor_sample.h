@@ -17,15 +17,13 @@ struct zf_runnable {
 	char comm[32];
 };
 
-#define ZF_DOCTOR_RUNNABLE_MAX 32
-
 struct zf_doctor_sample {
 	unsigned long ms;		/* how long */
 	int stat_err;			/* 0, or why steal_pct could not be had */
 	double steal_pct, idle_pct;	/* of the placement's PUs' time */
 	int scans, scan_err;		/* looks at every task in /proc */
-	int nrunnable;
-	struct zf_runnable runnable[ZF_DOCTOR_RUNNABLE_MAX];
+	int nrunnable, runnable_cap;
+	struct zf_runnable *runnable;	/* malloc()ed, nrunnable of them */
 };
 
 /* every probe of the table into d, in order (doctor_probes.c) */
