@@ -115,7 +115,13 @@ int zf_doctor_scan(const struct zf_doctor_ctx *ctx, struct zf_doctor_sample *s)
 	return err;
 }
 
-/* the share of the PUs' time between a and b into s */
+/* a's CPU's line and b's */
+static bool stat_has(const struct zf_cpustat *a, const struct zf_cpustat *b, int cpu)
+{
+	return cpu < a->ncpus && a->cpu[cpu].present && cpu < b->ncpus && b->cpu[cpu].present;
+}
+
+/* the share of the PUs' time between a and b into s; -ENOENT with s->stat_missing said */
 static int stat_share(const struct zf_doctor_ctx *ctx, const struct zf_cpustat *a,
 		      const struct zf_cpustat *b, struct zf_doctor_sample *s)
 {
@@ -124,13 +130,19 @@ static int stat_share(const struct zf_doctor_ctx *ctx, const struct zf_cpustat *
 
 	if (n < 0)
 		return -EINVAL;
+	s->stat_missing = hwloc_bitmap_alloc();
 	cpus = malloc((n ? n : 1) * sizeof(*cpus));
-	if (!cpus)
+	if (!s->stat_missing || !cpus) {
+		free(cpus);
 		return -ENOMEM;
+	}
 	hwloc_bitmap_foreach_begin(cpu, ctx->cpus) {
 		cpus[i++] = cpu;
+		if (!stat_has(a, b, cpu))
+			hwloc_bitmap_set(s->stat_missing, cpu);
 	} hwloc_bitmap_foreach_end();
-	err = zf_cpustat_share(a, b, cpus, n, &s->steal_pct, &s->idle_pct);
+	err = hwloc_bitmap_iszero(s->stat_missing) ?
+	      zf_cpustat_share(a, b, cpus, n, &s->steal_pct, &s->idle_pct) : -ENOENT;
 	free(cpus);
 	return err;
 }
@@ -172,6 +184,7 @@ void zf_doctor_sample_free(struct zf_doctor_sample *s)
 {
 	if (!s)
 		return;
+	hwloc_bitmap_free(s->stat_missing);
 	free(s->runnable);
 	free(s);
 }

@@ -22,21 +22,28 @@
 static void probe_steal(const struct zf_doctor_ctx *ctx, const struct zf_doctor_sample *s,
 			struct zf_doctor_factor *f)
 {
-	char *list = zf_doctor_list(ctx->cpus);
+	char *list = zf_doctor_list(ctx->cpus), *missing = NULL;
 
 	if (zf_doctor_oom(f, list))
 		return;
-	if (s->stat_err)
+	if (s->stat_err == -ENOENT && s->stat_missing) {
+		missing = zf_doctor_list(s->stat_missing);
+		if (!zf_doctor_oom(f, missing))
+			zf_doctor_say(f, ZF_DOCTOR_UNKNOWN, NULL, "/proc/stat has no line for PUs %s",
+			    missing);
+	} else if (s->stat_err) {
 		zf_doctor_say(f, ZF_DOCTOR_UNKNOWN, NULL, "/proc/stat over %lu ms: %s", s->ms,
 		    s->stat_err == -ENODATA ? "no steal field, or no time counted" :
 		    strerror(-s->stat_err));
-	else if (s->steal_pct >= 1.0)
+	} else if (s->steal_pct >= 1.0) {
 		zf_doctor_say(f, ZF_DOCTOR_WARN, "a host that runs nothing else on these CPUs, or bare metal",
 		    "%.2f%% of PUs %s's time over %lu ms was stolen by the hypervisor (idle %.1f%%)",
 		    s->steal_pct, list, s->ms, s->idle_pct);
-	else
+	} else {
 		zf_doctor_say(f, ZF_DOCTOR_OK, NULL, "%.2f%% of PUs %s's time over %lu ms (idle %.1f%%)",
 		    s->steal_pct, list, s->ms, s->idle_pct);
+	}
+	free(missing);
 	free(list);
 }
 

@@ -20,6 +20,7 @@ struct zf_runnable {
 struct zf_doctor_sample {
 	unsigned long ms;		/* how long */
 	int stat_err;			/* 0, or why steal_pct could not be had */
+	hwloc_bitmap_t stat_missing;	/* stat_err -ENOENT: the PUs /proc/stat has no line for */
 	double steal_pct, idle_pct;	/* of the placement's PUs' time */
 	int scans, scan_err;		/* looks at every task in /proc */
 	int nrunnable, runnable_cap;

@@ -438,6 +438,25 @@ TEST(doctor_steal_unknown_when_no_time_passed_and_json_parses)
 	tree_free(&t);
 }
 
+TEST(doctor_steal_names_the_pus_proc_stat_has_no_line_for)
+{
+	struct zf_doctor_factor f = { 0 };
+	struct tree t = { "" };
+
+	tree_make(&t);
+	ASSERT_TRUE(t.root[0]);
+	put(&t, "/proc/stat", "cpu  2 0 2 14 0 0 0 2 0 0\ncpu0 1 0 1 7 0 0 0 1 0 0\n"
+	    "cpu2 1 0 1 7 0 0 0 1 0 0\n");
+	probe(&t, "steal", "0-3", true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
+	EXPECT_STREQ(f.value, "/proc/stat has no line for PUs 1,3");
+	probe(&t, "steal", "0,2", true, &f);
+	EXPECT_EQ(f.status, ZF_DOCTOR_UNKNOWN);
+	EXPECT_TRUE(strstr(f.value, "no time counted") != NULL);
+	zf_doctor_factor_free(&f);
+	tree_free(&t);
+}
+
 TEST(proc_stat_state)
 {
 	char comm[32], state;
