@@ -2,6 +2,7 @@
 /* `hzfbench doctor [options]`, and the snapshot a run keeps in meta.json. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,7 @@ int zf_doctor_main(int argc, char **argv)
 	};
 	const char *placement = "compact", *tasks = NULL, *why;
 	unsigned long sample_ms = 200, ntasks = 0;
-	bool json = false, warnings = false;
+	bool json = false, warnings = false, unbound = false;
 	struct zf_doctor *d = NULL;
 	struct zf_topo topo;
 	struct zf_plan plan;
@@ -99,6 +100,7 @@ int zf_doctor_main(int argc, char **argv)
 			if (zf_placement_check(optarg, &why))
 				return zf_bad_value("--placement", optarg, why);
 			placement = optarg;
+			unbound = !strcmp(optarg, "none");
 			break;
 		case 't': tasks = optarg; break;
 		case 's':
@@ -115,8 +117,11 @@ int zf_doctor_main(int argc, char **argv)
 		fprintf(stderr, "hzfbench: doctor: --json and --warnings: one or the other\n");
 		return 2;
 	}
-	if (tasks && zf_parse_num_opt("--tasks", tasks, 1, 4096, &ntasks))
+	if (tasks && zf_parse_num_opt("--tasks", tasks, 1, INT_MAX, &ntasks))
 		return 2;
+	/* unbound tasks may run on any PU: one says as much as any number */
+	if (unbound)
+		ntasks = 1;
 	if (zf_topo_open(&topo, NULL, reason, sizeof(reason))) {
 		fprintf(stderr, "hzfbench: doctor: %s\n", reason);
 		return 1;
