@@ -72,6 +72,44 @@ int zf_doctor_snapshot(struct zf_topo *topo, const struct zf_plan *plans, size_t
 	return *d ? 0 : -ENOMEM;
 }
 
+/*
+ * The machine, and the plan of ntasks tasks (0: as many as the placement has
+ * PUs) on it; 0, or the exit status with the error said
+ */
+static int doctor_plan(struct zf_topo *topo, const char *placement, unsigned long ntasks,
+		       struct zf_plan *plan)
+{
+	/* what went wrong may quote the placement: a cpus: list as long as the machine's */
+	size_t len = strlen(placement) + 512;
+	char *reason = malloc(len);
+	int cap = 0, rc = 0;
+
+	if (!reason) {
+		fprintf(stderr, "hzfbench: doctor: %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	if (zf_topo_open(topo, NULL, reason, len)) {
+		fprintf(stderr, "hzfbench: doctor: %s\n", reason);
+		free(reason);
+		return 1;
+	}
+	if (!ntasks)
+		cap = zf_placement_capacity(topo, placement, reason, len);
+	if (cap < 0) {
+		rc = zf_bad_value("--placement", placement, reason);
+	} else {
+		ntasks = ntasks ? ntasks : cap ? (unsigned long)cap : 1;
+		if (zf_plan_make(topo, placement, (int)ntasks, plan, reason, len)) {
+			fprintf(stderr, "hzfbench: --tasks: %lu: %s\n", ntasks, reason);
+			rc = 2;
+		}
+	}
+	if (rc)
+		zf_topo_close(topo);
+	free(reason);
+	return rc;
+}
+
 int zf_doctor_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -87,7 +125,6 @@ int zf_doctor_main(int argc, char **argv)
 	struct zf_doctor *d = NULL;
 	struct zf_topo topo;
 	struct zf_plan plan;
-	char reason[512];
 	int c, err;
 
 	optind = 1;
@@ -122,24 +159,9 @@ int zf_doctor_main(int argc, char **argv)
 	/* unbound tasks may run on any PU: one says as much as any number */
 	if (unbound)
 		ntasks = 1;
-	if (zf_topo_open(&topo, NULL, reason, sizeof(reason))) {
-		fprintf(stderr, "hzfbench: doctor: %s\n", reason);
-		return 1;
-	}
-	if (!ntasks) {
-		int cap = zf_placement_capacity(&topo, placement, reason, sizeof(reason));
-
-		if (cap < 0) {
-			zf_topo_close(&topo);
-			return zf_bad_value("--placement", placement, reason);
-		}
-		ntasks = cap ? cap : 1;
-	}
-	if (zf_plan_make(&topo, placement, (int)ntasks, &plan, reason, sizeof(reason))) {
-		zf_topo_close(&topo);
-		fprintf(stderr, "hzfbench: --tasks: %lu: %s\n", ntasks, reason);
-		return 2;
-	}
+	err = doctor_plan(&topo, placement, ntasks, &plan);
+	if (err)
+		return err;
 	err = zf_doctor_snapshot(&topo, &plan, 1, sample_ms, &d);
 	zf_plan_free(&plan);
 	zf_topo_close(&topo);

@@ -792,7 +792,7 @@ static int doctor_cmd(struct tree *t, const char *synthetic, const char *placeme
 TEST(doctor_placement_and_tasks_on_1024_pus)
 {
 	struct tree t = { "" };
-	char *json = NULL, *err = NULL, *want = NULL, *odd = NULL;
+	char *json = NULL, *err = NULL, *want = NULL, *listed = NULL;
 
 	tree_make(&t);
 	ASSERT_TRUE(t.root[0]);
@@ -816,9 +816,9 @@ TEST(doctor_placement_and_tasks_on_1024_pus)
 	 * node 3's 128 cores first, then 72 SMT siblings: 768-912 and every
 	 * other PU up to 1022; 100 is not looked at, 1000 is
 	 */
-	odd = every_other(914, 1023, "");
-	ASSERT_TRUE(odd != NULL);
-	ASSERT_TRUE(asprintf(&want, "\"cpus\": \"768-912,%s\"", odd) > 0);
+	listed = every_other(914, 1023, "");
+	ASSERT_TRUE(listed != NULL);
+	ASSERT_TRUE(asprintf(&want, "\"cpus\": \"768-912,%s\"", listed) > 0);
 	EXPECT_EQ(doctor_cmd(&t, PU1024, "node:3", "200", &json, &err), 0);
 	ASSERT_TRUE(json != NULL);
 	EXPECT_TRUE(strstr(json, want) != NULL);
@@ -828,7 +828,7 @@ TEST(doctor_placement_and_tasks_on_1024_pus)
 	free(json);
 	free(err);
 	free(want);
-	free(odd);
+	free(listed);
 
 	/* one PU a core: no SMT warning */
 	EXPECT_EQ(doctor_cmd(&t, PU1024, "scatter", "512", &json, &err), 0);
@@ -848,6 +848,17 @@ TEST(doctor_placement_and_tasks_on_1024_pus)
 	EXPECT_EQ(doctor_cmd(&t, PU1024, "compact", "1025", &json, &err), 2);
 	ASSERT_TRUE(err != NULL);
 	EXPECT_TRUE(!strncmp(err, "hzfbench: --tasks: 1025: ", 25) && strstr(err, "1024 PUs"));
+	free(json);
+	free(err);
+
+	/* 512 PUs listed one by one, too few for 600 tasks: the error quotes them whole */
+	listed = every_other(0, 1024, "");
+	ASSERT_TRUE(listed != NULL && asprintf(&want, "cpus:%s", listed) > 0);
+	EXPECT_EQ(doctor_cmd(&t, PU1024, want, "600", &json, &err), 2);
+	ASSERT_TRUE(err != NULL);
+	EXPECT_TRUE(strstr(err, listed) && strstr(err, "512 PUs"));
+	free(want);
+	free(listed);
 	free(json);
 	free(err);
 	tree_free(&t);
