@@ -139,36 +139,3 @@ int zf_cpustat_share(const struct zf_cpustat *a, const struct zf_cpustat *b, con
 	*steal_pct = 100.0 * steal / total;
 	return 0;
 }
-
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
-void zf_cpulist_format(const int *cpus, int n, char *out, size_t len)
-{
-	int *sorted = n > 0 ? malloc(n * sizeof(*sorted)) : NULL;
-	size_t used = 0;
-	int i, j;
-
-	snprintf(out, len, "none");
-	if (!sorted)
-		return;
-	memcpy(sorted, cpus, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_int);
-	out[0] = '\0';
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && sorted[j] <= sorted[j - 1] + 1; j++)
-			;
-		if (used >= len)
-			break;
-		if (sorted[j - 1] == sorted[i])
-			used += snprintf(out + used, len - used, "%s%d", i ? "," : "", sorted[i]);
-		else
-			used += snprintf(out + used, len - used, "%s%d-%d", i ? "," : "", sorted[i],
-					 sorted[j - 1]);
-	}
-	free(sorted);
-}

@@ -43,7 +43,4 @@ void zf_cpustat_free(struct zf_cpustat *st);
 int zf_cpustat_share(const struct zf_cpustat *a, const struct zf_cpustat *b, const int *cpus,
 		     int ncpus, double *steal_pct, double *idle_pct);
 
-/* "0-3,8" for a sorted or unsorted list of CPU numbers; "none" when empty */
-void zf_cpulist_format(const int *cpus, int n, char *out, size_t len);
-
 #endif

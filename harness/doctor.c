@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,6 @@
 #include "cpustat.h"
 #include "doctor.h"
 #include "doctor_sample.h"
-#include "sysinfo.h"
 
 const char *zf_doctor_status_name(enum zf_doctor_status s)
 {
@@ -40,31 +40,30 @@ int zf_proc_stat_state(const char *text, char *state, int *cpu, char *comm, size
 	return 0;
 }
 
-static bool wanted(const struct zf_doctor_ctx *ctx, int cpu)
+/* -ENOMEM */
+static int runnable_add(struct zf_doctor_sample *s, pid_t pid, int cpu, const char *comm)
 {
-	int i;
-
-	for (i = 0; i < ctx->ncpus; i++)
-		if (ctx->cpus[i] == cpu)
-			return true;
-	return false;
-}
-
-static void runnable_add(struct zf_doctor_sample *s, pid_t pid, int cpu, const char *comm)
-{
+	struct zf_runnable *more;
 	int i;
 
 	for (i = 0; i < s->nrunnable; i++) {
 		if (s->runnable[i].pid == pid) {
 			s->runnable[i].seen++;
 			s->runnable[i].cpu = cpu;
-			return;
+			return 0;
 		}
 	}
-	if (s->nrunnable == ZF_DOCTOR_RUNNABLE_MAX)
-		return;
+	if (s->nrunnable == s->runnable_cap) {
+		more = reallocarray(s->runnable, s->runnable_cap ? 2 * s->runnable_cap : 16,
+				    sizeof(*more));
+		if (!more)
+			return -ENOMEM;
+		s->runnable = more;
+		s->runnable_cap = s->runnable_cap ? 2 * s->runnable_cap : 16;
+	}
 	s->runnable[s->nrunnable] = (struct zf_runnable){ .pid = pid, .cpu = cpu, .seen = 1 };
 	snprintf(s->runnable[s->nrunnable++].comm, sizeof(s->runnable[0].comm), "%s", comm);
+	return 0;
 }
 
 static bool numeric(const char *name)
@@ -77,40 +76,75 @@ static bool numeric(const char *name)
 	return true;
 }
 
+/* 52 fields of at most 20 digits, and a comm of at most 64 bytes in parentheses */
+#define PROC_STAT_LINE_MAX	1280
+
 int zf_doctor_scan(const struct zf_doctor_ctx *ctx, struct zf_doctor_sample *s)
 {
-	char path[4096], text[1024], comm[32], state;
+	char path[PATH_MAX], text[PROC_STAT_LINE_MAX], comm[32], state;
 	struct dirent *p, *t;
 	DIR *procs, *tasks;
-	int cpu;
+	int cpu, err = 0;
 
-	snprintf(path, sizeof(path), "%s/proc", ctx->root);
+	if ((size_t)snprintf(path, sizeof(path), "%s/proc", ctx->root) >= sizeof(path))
+		return -ENAMETOOLONG;
 	procs = opendir(path);
 	if (!procs)
 		return -errno;
-	while ((p = readdir(procs))) {
+	while (!err && (p = readdir(procs))) {
 		if (!numeric(p->d_name) || atoi(p->d_name) == ctx->self)
 			continue;
 		snprintf(path, sizeof(path), "%s/proc/%s/task", ctx->root, p->d_name);
 		tasks = opendir(path);
 		if (!tasks)
 			continue;	/* it ended meanwhile */
-		while ((t = readdir(tasks))) {
+		while (!err && (t = readdir(tasks))) {
 			if (!numeric(t->d_name))
 				continue;
-			snprintf(path, sizeof(path), "%s/proc/%s/task/%s/stat", ctx->root,
-				 p->d_name, t->d_name);
-			if (zf_read_file(path, text, sizeof(text)) ||
+			snprintf(path, sizeof(path), "/proc/%s/task/%s/stat", p->d_name, t->d_name);
+			if (zf_doctor_read(ctx, path, text, sizeof(text)) ||
 			    zf_proc_stat_state(text, &state, &cpu, comm, sizeof(comm)))
 				continue;
-			if (state == 'R' && wanted(ctx, cpu))
-				runnable_add(s, atoi(t->d_name), cpu, comm);
+			if (state == 'R' && hwloc_bitmap_isset(ctx->cpus, cpu))
+				err = runnable_add(s, atoi(t->d_name), cpu, comm);
 		}
 		closedir(tasks);
 	}
 	closedir(procs);
 	s->scans++;
-	return 0;
+	return err;
+}
+
+/* a's CPU's line and b's */
+static bool stat_has(const struct zf_cpustat *a, const struct zf_cpustat *b, int cpu)
+{
+	return cpu < a->ncpus && a->cpu[cpu].present && cpu < b->ncpus && b->cpu[cpu].present;
+}
+
+/* the share of the PUs' time between a and b into s; -ENOENT with s->stat_missing said */
+static int stat_share(const struct zf_doctor_ctx *ctx, const struct zf_cpustat *a,
+		      const struct zf_cpustat *b, struct zf_doctor_sample *s)
+{
+	int n = hwloc_bitmap_weight(ctx->cpus), i = 0, cpu, err;
+	int *cpus;
+
+	if (n < 0)
+		return -EINVAL;
+	s->stat_missing = hwloc_bitmap_alloc();
+	cpus = malloc((n ? n : 1) * sizeof(*cpus));
+	if (!s->stat_missing || !cpus) {
+		free(cpus);
+		return -ENOMEM;
+	}
+	hwloc_bitmap_foreach_begin(cpu, ctx->cpus) {
+		cpus[i++] = cpu;
+		if (!stat_has(a, b, cpu))
+			hwloc_bitmap_set(s->stat_missing, cpu);
+	} hwloc_bitmap_foreach_end();
+	err = hwloc_bitmap_iszero(s->stat_missing) ?
+	      zf_cpustat_share(a, b, cpus, n, &s->steal_pct, &s->idle_pct) : -ENOENT;
+	free(cpus);
+	return err;
 }
 
 #define DOCTOR_LOOKS 5
@@ -139,8 +173,7 @@ struct zf_doctor_sample *zf_doctor_sample(const struct zf_doctor_ctx *ctx)
 	if (!s->stat_err) {
 		s->stat_err = zf_cpustat_read(ctx->root, &b);
 		if (!s->stat_err)
-			s->stat_err = zf_cpustat_share(&a, &b, ctx->cpus, ctx->ncpus, &s->steal_pct,
-						       &s->idle_pct);
+			s->stat_err = stat_share(ctx, &a, &b, s);
 		zf_cpustat_free(&b);
 	}
 	zf_cpustat_free(&a);
@@ -149,19 +182,48 @@ struct zf_doctor_sample *zf_doctor_sample(const struct zf_doctor_ctx *ctx)
 
 void zf_doctor_sample_free(struct zf_doctor_sample *s)
 {
+	if (!s)
+		return;
+	hwloc_bitmap_free(s->stat_missing);
+	free(s->runnable);
 	free(s);
 }
 
-void zf_doctor_run(const struct zf_doctor_ctx *ctx, struct zf_doctor *d)
+struct zf_doctor *zf_doctor_run(const struct zf_doctor_ctx *ctx)
 {
-	struct zf_doctor_sample *s = zf_doctor_sample(ctx);
+	struct zf_doctor *d = calloc(1, sizeof(*d));
 	struct zf_doctor_sample none = { .ms = ctx->sample_ms, .stat_err = -ENOMEM,
 					 .scan_err = -ENOMEM };
+	struct zf_doctor_sample *s;
 
-	memset(d, 0, sizeof(*d));
-	zf_cpulist_format(ctx->cpus, ctx->ncpus, d->cpus, sizeof(d->cpus));
+	if (d)
+		d->cpus = zf_doctor_list(ctx->cpus);
+	if (!d || !d->cpus) {
+		free(d);
+		return NULL;
+	}
+	s = zf_doctor_sample(ctx);
 	zf_doctor_probes_run(ctx, s ? s : &none, d);
 	zf_doctor_sample_free(s);
+	return d;
+}
+
+void zf_doctor_free(struct zf_doctor *d)
+{
+	int i;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->n; i++)
+		zf_doctor_factor_free(&d->f[i]);
+	free(d->cpus);
+	free(d);
+}
+
+/* a factor's text; NULL when it could not be had */
+static const char *said(const char *text)
+{
+	return text ? text : "out of memory";
 }
 
 int zf_doctor_count(const struct zf_doctor *d, enum zf_doctor_status st)
@@ -184,11 +246,12 @@ void zf_doctor_print(const struct zf_doctor *d, FILE *f, bool warnings_only)
 
 		if (warnings_only) {
 			if (x->status == ZF_DOCTOR_WARN)
-				fprintf(f, "doctor: warn %s: %s (fix: %s)\n", x->name, x->value, x->fix);
+				fprintf(f, "doctor: warn %s: %s (fix: %s)\n", x->name, said(x->value),
+					said(x->fix));
 			continue;
 		}
-		fprintf(f, "%-20s %-8s %s\n", x->name, zf_doctor_status_name(x->status), x->value);
-		if (x->fix[0])
+		fprintf(f, "%-20s %-8s %s\n", x->name, zf_doctor_status_name(x->status), said(x->value));
+		if (x->fix && x->fix[0])
 			fprintf(f, "%-20s %-8s fix: %s\n", "", "", x->fix);
 	}
 	if (!warnings_only)
@@ -208,9 +271,9 @@ void zf_doctor_json(const struct zf_doctor *d, struct zf_buf *b)
 
 		zf_buf_printf(b, "%s{\"name\": \"%s\", \"status\": \"%s\", \"value\": ", i ? ", " : "",
 			      x->name, zf_doctor_status_name(x->status));
-		zf_buf_json_str(b, x->value);
+		zf_buf_json_str(b, said(x->value));
 		zf_buf_printf(b, ", \"fix\": ");
-		if (x->fix[0])
+		if (x->fix && x->fix[0])
 			zf_buf_json_str(b, x->fix);
 		else
 			zf_buf_printf(b, "null");

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <hwloc.h>
 
 #include "buf.h"
 
@@ -19,14 +20,15 @@ enum zf_doctor_status { ZF_DOCTOR_OK, ZF_DOCTOR_WARN, ZF_DOCTOR_UNKNOWN };
 struct zf_doctor_factor {
 	const char *name;
 	enum zf_doctor_status status;
-	char value[384];		/* what was read, in words */
-	char fix[256];			/* warn: the command that fixes it; else "" */
+	char *value;			/* what was read, in words (malloc()ed) */
+	char *fix;			/* warn: the command that fixes it; else "" (malloc()ed) */
 };
+/* a factor's value and fix freed (and NULL again) */
+void zf_doctor_factor_free(struct zf_doctor_factor *f);
 
 struct zf_doctor_ctx {
 	const char *root;		/* "" for this machine, or a fabricated tree */
-	const int *cpus;		/* the PUs a placement would use */
-	int ncpus;
+	hwloc_const_bitmap_t cpus;	/* the PUs a placement would use */
 	unsigned long sample_ms;	/* steal and runnable tasks are sampled this long */
 	bool privileged;		/* euid 0: perf_event_paranoid does not apply */
 	pid_t self;			/* not counted among the other runnable tasks */
@@ -38,10 +40,12 @@ struct zf_doctor_ctx {
 struct zf_doctor {
 	struct zf_doctor_factor f[ZF_DOCTOR_MAX];
 	int n;
-	char cpus[256];			/* the PUs looked at, as a list */
+	char *cpus;			/* the PUs looked at, as a list (malloc()ed) */
 };
 
-void zf_doctor_run(const struct zf_doctor_ctx *ctx, struct zf_doctor *d);
+/* every probe for ctx; NULL when out of memory; freed with zf_doctor_free */
+struct zf_doctor *zf_doctor_run(const struct zf_doctor_ctx *ctx);
+void zf_doctor_free(struct zf_doctor *d);
 const char *zf_doctor_status_name(enum zf_doctor_status s);
 int zf_doctor_count(const struct zf_doctor *d, enum zf_doctor_status s);
 /* the table; with warnings_only, "doctor: warn NAME: VALUE (fix: ...)" lines alone */

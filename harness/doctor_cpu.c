@@ -3,7 +3,9 @@
  * The doctor's probes of the CPUs (doctor.h): cpufreq, boost, SMT, the
  * hypervisor, isolation and the clock source.
  */
+#define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,94 +13,134 @@
 #include <cpuid.h>
 #endif
 
-#include "cpustat.h"
 #include "doctor.h"
 #include "doctor_sample.h"
-#include "parse.h"
 #include "sysinfo.h"
 
 #define CLOCKSOURCE_DIR	"/sys/devices/system/clocksource/clocksource0"
+/* the kernel's clock source names are under 32 bytes */
+#define CLOCKSOURCE_NAME_MAX	48
 
 /* ---- cpufreq: driver and governor per PU ---- */
 
-struct groups {
-	char name[8][64];
-	int cpus[8][256], n[8];
-	int ngroups;
+/* the kernel's CPUFREQ_NAME_LEN is 16 */
+#define CPUFREQ_NAME_MAX	32
+
+/* the PUs whose file says the same word (a governor, a driver) */
+struct group {
+	char *name;
+	hwloc_bitmap_t cpus;
 };
 
-static void group_add(struct groups *g, const char *name, int cpu)
+struct groups {
+	struct group *g;
+	int n;
+};
+
+/* cpu into the group of name; -ENOMEM */
+static int group_add(struct groups *gs, const char *name, int cpu)
+{
+	struct group *more;
+	int i;
+
+	for (i = 0; i < gs->n && strcmp(gs->g[i].name, name); i++)
+		;
+	if (i == gs->n) {
+		more = reallocarray(gs->g, gs->n + 1, sizeof(*more));
+		if (!more)
+			return -ENOMEM;
+		gs->g = more;
+		gs->g[i].cpus = hwloc_bitmap_alloc();
+		gs->g[i].name = strdup(name);
+		gs->n++;
+		if (!gs->g[i].cpus || !gs->g[i].name)
+			return -ENOMEM;
+	}
+	return hwloc_bitmap_set(gs->g[i].cpus, cpu) ? -ENOMEM : 0;
+}
+
+/* "SEP WHAT NAME on PUs LIST" for each group, the first after first_sep */
+static void groups_say(const struct groups *gs, struct zf_buf *b, const char *first_sep,
+		       const char *sep, const char *what)
 {
 	int i;
 
-	for (i = 0; i < g->ngroups && strcmp(g->name[i], name); i++)
-		;
-	if (i == g->ngroups) {
-		if (g->ngroups == 8)
-			i = 7;	/* the rest lumped into the last */
-		else
-			snprintf(g->name[g->ngroups++], sizeof(g->name[0]), "%s", name);
+	for (i = 0; i < gs->n; i++) {
+		zf_buf_printf(b, "%s%s %s on PUs ", i ? sep : first_sep, what, gs->g[i].name);
+		zf_doctor_buf_list(b, gs->g[i].cpus);
 	}
-	if (g->n[i] < 256)
-		g->cpus[i][g->n[i]++] = cpu;
+}
+
+static void groups_free(struct groups *gs)
+{
+	int i;
+
+	for (i = 0; i < gs->n; i++) {
+		free(gs->g[i].name);
+		hwloc_bitmap_free(gs->g[i].cpus);
+	}
+	free(gs->g);
 }
 
 void zf_doctor_probe_cpufreq(const struct zf_doctor_ctx *ctx, const struct zf_doctor_sample *s,
 			  struct zf_doctor_factor *f)
 {
-	static struct groups gov, drv;	/* large; the probes run one at a time */
-	int i, missing[256], nmissing = 0, err = 0;
-	char path[128], text[64], list[256], fix[256] = "";
-	size_t used = 0;
+	hwloc_bitmap_t missing = hwloc_bitmap_alloc();
+	struct zf_buf value = { 0 }, fix = { 0 };
+	enum zf_doctor_status status = ZF_DOCTOR_UNKNOWN;
+	struct groups gov = { 0 }, drv = { 0 };
+	char path[PATH_MAX], text[CPUFREQ_NAME_MAX];
+	int cpu, e, err = 0, oom = !missing;
 	bool slow = false;
 
 	(void)s;
-	memset(&gov, 0, sizeof(gov));
-	memset(&drv, 0, sizeof(drv));
-	for (i = 0; i < ctx->ncpus; i++) {
-		int cpu = ctx->cpus[i], e;
-
+	hwloc_bitmap_foreach_begin(cpu, ctx->cpus) {
+		if (oom)
+			break;
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpu);
 		e = zf_doctor_read(ctx, path, text, sizeof(text));
 		if (e) {
 			err = err ? err : e;
-			if (nmissing < 256)
-				missing[nmissing++] = cpu;
+			oom = hwloc_bitmap_set(missing, cpu);
 			continue;
 		}
-		group_add(&gov, text, cpu);
+		oom = group_add(&gov, text, cpu);
 		slow = slow || strcmp(text, "performance");
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_driver", cpu);
-		group_add(&drv, zf_doctor_read(ctx, path, text, sizeof(text)) ? "?" : text, cpu);
+		oom = oom || group_add(&drv, zf_doctor_read(ctx, path, text, sizeof(text)) ? "?" : text,
+				       cpu);
+	} hwloc_bitmap_foreach_end();
+	if (oom)
+		goto out;
+	if (!gov.n) {
+		zf_buf_printf(&value, "no cpufreq for PUs ");
+		zf_doctor_buf_list(&value, missing);
+		zf_buf_printf(&value, " (%s: %s): a virtual machine, or a kernel without CPU_FREQ; "
+			      "the clock cannot be told", "cpuN/cpufreq/scaling_governor",
+			      strerror(-err));
+		goto out;
 	}
-	if (!gov.ngroups) {
-		zf_cpulist_format(missing, nmissing, list, sizeof(list));
-		zf_doctor_say(f, ZF_DOCTOR_UNKNOWN, NULL, "no cpufreq for PUs %s (%s: %s): a virtual machine, "
-		    "or a kernel without CPU_FREQ; the clock cannot be told", list,
-		    "cpuN/cpufreq/scaling_governor", strerror(-err));
-		return;
+	groups_say(&drv, &value, "", ", ", "driver");
+	groups_say(&gov, &value, "; ", "; ", "governor");
+	if (!hwloc_bitmap_iszero(missing)) {
+		zf_buf_printf(&value, "; no cpufreq on PUs ");
+		zf_doctor_buf_list(&value, missing);
 	}
-	f->value[0] = '\0';
-	for (i = 0; i < drv.ngroups && used < sizeof(f->value); i++) {
-		zf_cpulist_format(drv.cpus[i], drv.n[i], list, sizeof(list));
-		used += snprintf(f->value + used, sizeof(f->value) - used, "%sdriver %s on PUs %s",
-				 i ? ", " : "", drv.name[i], list);
-	}
-	for (i = 0; i < gov.ngroups && used < sizeof(f->value); i++) {
-		zf_cpulist_format(gov.cpus[i], gov.n[i], list, sizeof(list));
-		used += snprintf(f->value + used, sizeof(f->value) - used, "; governor %s on PUs %s",
-				 gov.name[i], list);
-	}
-	if (nmissing && used < sizeof(f->value)) {
-		zf_cpulist_format(missing, nmissing, list, sizeof(list));
-		snprintf(f->value + used, sizeof(f->value) - used, "; no cpufreq on PUs %s", list);
-	}
-	f->status = slow ? ZF_DOCTOR_WARN : nmissing ? ZF_DOCTOR_UNKNOWN : ZF_DOCTOR_OK;
+	status = slow ? ZF_DOCTOR_WARN : hwloc_bitmap_iszero(missing) ? ZF_DOCTOR_OK :
+		 ZF_DOCTOR_UNKNOWN;
 	if (slow) {
-		zf_cpulist_format(ctx->cpus, ctx->ncpus, list, sizeof(list));
-		snprintf(fix, sizeof(fix), "cpupower -c %.200s frequency-set -g performance", list);
+		zf_buf_printf(&fix, "cpupower -c ");
+		zf_doctor_buf_list(&fix, ctx->cpus);
+		zf_buf_printf(&fix, " frequency-set -g performance");
 	}
-	snprintf(f->fix, sizeof(f->fix), "%s", fix);
+out:
+	if (!zf_doctor_oom(f, oom || value.oom || fix.oom ? NULL : value.text))
+		zf_doctor_say(f, status, fix.text, "%s", value.text);
+	zf_buf_free(&value);
+	zf_buf_free(&fix);
+	groups_free(&gov);
+	groups_free(&drv);
+	hwloc_bitmap_free(missing);
 }
 
 /* ---- boost / turbo ---- */
@@ -108,9 +150,9 @@ void zf_doctor_probe_boost(const struct zf_doctor_ctx *ctx, const struct zf_doct
 {
 	static const char boost[] = "/sys/devices/system/cpu/cpufreq/boost";
 	static const char no_turbo[] = "/sys/devices/system/cpu/intel_pstate/no_turbo";
-	char path[128];
+	int cpu, on = 0, seen = 0, n = hwloc_bitmap_weight(ctx->cpus);
+	char path[PATH_MAX];
 	long v;
-	int i, on = 0, seen = 0;
 
 	(void)s;
 	if (!zf_doctor_read_long(ctx, boost, &v)) {
@@ -132,18 +174,17 @@ void zf_doctor_probe_boost(const struct zf_doctor_ctx *ctx, const struct zf_doct
 		return;
 	}
 	/* amd-pstate and others: a boost file per policy */
-	for (i = 0; i < ctx->ncpus; i++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/boost",
-			 ctx->cpus[i]);
+	hwloc_bitmap_foreach_begin(cpu, ctx->cpus) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/boost", cpu);
 		if (zf_doctor_read_long(ctx, path, &v))
 			continue;
 		seen++;
 		on += v != 0;
-	}
+	} hwloc_bitmap_foreach_end();
 	if (on)
 		zf_doctor_say(f, ZF_DOCTOR_WARN, "echo 0 | tee /sys/devices/system/cpu/cpu*/cpufreq/boost",
-		    "on for %d of %d PUs (cpuN/cpufreq/boost)", on, ctx->ncpus);
-	else if (seen == ctx->ncpus && seen)
+		    "on for %d of %d PUs (cpuN/cpufreq/boost)", on, n);
+	else if (seen == n && seen)
 		zf_doctor_say(f, ZF_DOCTOR_OK, NULL, "off on every PU (cpuN/cpufreq/boost)");
 	else
 		zf_doctor_say(f, ZF_DOCTOR_UNKNOWN, NULL, "no boost control (%s, %s, cpuN/cpufreq/boost): "
@@ -156,8 +197,9 @@ void zf_doctor_probe_smt(const struct zf_doctor_ctx *ctx, const struct zf_doctor
 		      struct zf_doctor_factor *f)
 {
 	static const char active[] = "/sys/devices/system/cpu/smt/active";
-	char path[128];
-	int i, j, err;
+	char path[PATH_MAX];
+	hwloc_bitmap_t sib;
+	int cpu, other, err;
 	long v;
 
 	(void)s;
@@ -170,29 +212,26 @@ void zf_doctor_probe_smt(const struct zf_doctor_ctx *ctx, const struct zf_doctor
 		zf_doctor_say(f, ZF_DOCTOR_OK, NULL, "off (%s is 0)", active);
 		return;
 	}
-	for (i = 0; i < ctx->ncpus; i++) {
-		long *sib;
-		size_t n;
-
+	hwloc_bitmap_foreach_begin(cpu, ctx->cpus) {
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
-			 ctx->cpus[i]);
-		err = zf_doctor_read_cpulist(ctx, path, &sib, &n);
+			 cpu);
+		err = zf_doctor_read_cpulist(ctx, path, &sib);
 		if (err) {
 			zf_doctor_unreadable(f, path, err);
 			return;
 		}
-		for (j = i + 1; j < ctx->ncpus; j++) {
-			if (zf_doctor_in_list(sib, n, ctx->cpus[j])) {
-				zf_doctor_say(f, ZF_DOCTOR_WARN, "echo off > /sys/devices/system/cpu/smt/control",
-				    "on, and PUs %d and %d of the placement share a core: each task "
-				    "runs at about half speed (or use fewer tasks than cores)",
-				    ctx->cpus[i], ctx->cpus[j]);
-				free(sib);
-				return;
-			}
+		/* its siblings among the placement's other PUs */
+		hwloc_bitmap_clr(sib, cpu);
+		hwloc_bitmap_and(sib, sib, ctx->cpus);
+		other = hwloc_bitmap_first(sib);
+		hwloc_bitmap_free(sib);
+		if (other >= 0) {
+			zf_doctor_say(f, ZF_DOCTOR_WARN, "echo off > /sys/devices/system/cpu/smt/control",
+			    "on, and PUs %d and %d of the placement share a core: each task "
+			    "runs at about half speed (or use fewer tasks than cores)", cpu, other);
+			return;
 		}
-		free(sib);
-	}
+	} hwloc_bitmap_foreach_end();
 	zf_doctor_say(f, ZF_DOCTOR_OK, NULL, "on, but no two of the placement's PUs share a core");
 }
 
@@ -260,12 +299,11 @@ void zf_doctor_probe_hypervisor(const struct zf_doctor_ctx *ctx, const struct zf
 			     struct zf_doctor_factor *f)
 {
 	static const char fix[] = "run on bare metal (or pin every vCPU to a host CPU of its own)";
-	char path[4096], *cpuinfo, name[160] = "", text[128], vendor[128];
+	char *cpuinfo, *clocks, name[160] = "", text[128], vendor[128];
 	int flag, err;
 
 	(void)s;
-	snprintf(path, sizeof(path), "%s/proc/cpuinfo", ctx->root);
-	err = zf_read_file_alloc(path, &cpuinfo, NULL);
+	err = zf_doctor_read_alloc(ctx, "/proc/cpuinfo", &cpuinfo);
 	if (err) {
 		zf_doctor_unreadable(f, "/proc/cpuinfo", err);
 		return;
@@ -280,14 +318,15 @@ void zf_doctor_probe_hypervisor(const struct zf_doctor_ctx *ctx, const struct zf
 			snprintf(name, sizeof(name), "%.70s %.70s (DMI)", vendor, text);
 	}
 	/* a paravirtual clock names the host's kind too (a PVM guest on KVM says bhyve) */
-	if (!zf_doctor_read(ctx, CLOCKSOURCE_DIR "/available_clocksource", text, sizeof(text)) &&
-	    (strstr(text, "kvm-clock") || strstr(text, "hyperv") || strstr(text, "xen"))) {
+	if (!zf_doctor_read_alloc(ctx, CLOCKSOURCE_DIR "/available_clocksource", &clocks) &&
+	    (strstr(clocks, "kvm-clock") || strstr(clocks, "hyperv") || strstr(clocks, "xen"))) {
 		size_t used = strlen(name);
 
 		snprintf(name + used, sizeof(name) - used, "%sparavirtual clock %.40s",
-			 used ? ", " : "", strstr(text, "kvm-clock") ? "kvm-clock" :
-			 strstr(text, "hyperv") ? "hyperv" : "xen");
+			 used ? ", " : "", strstr(clocks, "kvm-clock") ? "kvm-clock" :
+			 strstr(clocks, "hyperv") ? "hyperv" : "xen");
 	}
+	free(clocks);
 	if (flag == 1)
 		zf_doctor_say(f, ZF_DOCTOR_WARN, fix, "%s: the hypervisor flag is set; vCPUs share physical "
 		    "CPUs with the host and other guests", name[0] ? name : "unnamed");
@@ -306,39 +345,48 @@ void zf_doctor_probe_isolation(const struct zf_doctor_ctx *ctx, const struct zf_
 			    struct zf_doctor_factor *f)
 {
 	static const char isolated_path[] = "/sys/devices/system/cpu/isolated";
-	long *isolated, *nohz;
-	size_t nisolated, nnohz;
-	int i, outside[256], noutside = 0;
-	char list[256], iso[256], nz[256], fix[256];
-	int err = zf_doctor_read_cpulist(ctx, isolated_path, &isolated, &nisolated);
+	hwloc_bitmap_t isolated, nohz, outside = hwloc_bitmap_alloc();
+	char *list = NULL, *iso = NULL, *nz = NULL, *fix = NULL;
+	int err = zf_doctor_read_cpulist(ctx, isolated_path, &isolated);
 
 	(void)s;
 	if (err) {
 		zf_doctor_unreadable(f, isolated_path, err);
+		hwloc_bitmap_free(outside);
 		return;
 	}
 	/* no such file: a kernel without NO_HZ_FULL, so none */
-	if (zf_doctor_read_cpulist(ctx, "/sys/devices/system/cpu/nohz_full", &nohz, &nnohz)) {
-		nohz = NULL;
-		nnohz = 0;
+	if (zf_doctor_read_cpulist(ctx, "/sys/devices/system/cpu/nohz_full", &nohz))
+		nohz = hwloc_bitmap_alloc();
+	if (outside && nohz) {
+		hwloc_bitmap_andnot(outside, ctx->cpus, isolated);
+		list = zf_doctor_list(outside);
+		iso = zf_doctor_list(isolated);
+		nz = zf_doctor_list(nohz);
 	}
-	for (i = 0; i < ctx->ncpus; i++)
-		if (!zf_doctor_in_list(isolated, nisolated, ctx->cpus[i]) && noutside < 256)
-			outside[noutside++] = ctx->cpus[i];
-	zf_doctor_cpulist_format(isolated, nisolated, iso, sizeof(iso));
-	zf_doctor_cpulist_format(nohz, nnohz, nz, sizeof(nz));
-	free(isolated);
-	free(nohz);
-	if (!noutside) {
+	if (zf_doctor_oom(f, list && iso && nz ? list : NULL))
+		goto out;
+	if (hwloc_bitmap_iszero(outside)) {
 		zf_doctor_say(f, ZF_DOCTOR_OK, NULL, "every PU of the placement isolated (isolated %s, "
 		    "nohz_full %s)", iso, nz);
-		return;
+		goto out;
 	}
-	zf_cpulist_format(outside, noutside, list, sizeof(list));
-	snprintf(fix, sizeof(fix), "boot with isolcpus=%.60s nohz_full=%.60s rcu_nocbs=%.60s, keeping a "
-		 "CPU for the system", list, list, list);
+	if (asprintf(&fix, "boot with isolcpus=%s nohz_full=%s rcu_nocbs=%s, keeping a CPU for "
+		     "the system", list, list, list) < 0) {
+		fix = NULL;
+		zf_doctor_oom(f, NULL);
+		goto out;
+	}
 	zf_doctor_say(f, ZF_DOCTOR_WARN, fix, "PUs %s not isolated (isolated %s, nohz_full %s): other "
 	    "tasks, timers and interrupts run there", list, iso, nz);
+out:
+	free(fix);
+	free(list);
+	free(iso);
+	free(nz);
+	hwloc_bitmap_free(outside);
+	hwloc_bitmap_free(isolated);
+	hwloc_bitmap_free(nohz);
 }
 
 /* ---- clock source ---- */
@@ -350,7 +398,7 @@ void zf_doctor_probe_clocksource(const struct zf_doctor_ctx *ctx, const struct z
 	/* read in user space by the vDSO, without a system call */
 	static const char *const fast[] = { "tsc", "kvm-clock", "arch_sys_counter",
 		"hyperv_clocksource_tsc_page", "xen", "riscv_clocksource", "timebase" };
-	char path[128], current[64], avail[256], fix[160] = "";
+	char path[PATH_MAX], current[CLOCKSOURCE_NAME_MAX], *avail = NULL, fix[160] = "";
 	size_t i;
 	int err;
 
@@ -368,10 +416,13 @@ void zf_doctor_probe_clocksource(const struct zf_doctor_ctx *ctx, const struct z
 		}
 	}
 	snprintf(path, sizeof(path), "%s/available_clocksource", dir);
-	if (!zf_doctor_read(ctx, path, avail, sizeof(avail)) && strstr(avail, "tsc"))
+	if (zf_doctor_read_alloc(ctx, path, &avail) || !avail[0])
+		snprintf(fix, sizeof(fix), "none here: available unknown");
+	else if (strstr(avail, "tsc"))
 		snprintf(fix, sizeof(fix), "echo tsc > %s/current_clocksource", dir);
 	else
-		snprintf(fix, sizeof(fix), "none here: available %.120s", avail[0] ? avail : "unknown");
+		snprintf(fix, sizeof(fix), "none here: available %.120s", avail);
+	free(avail);
 	zf_doctor_say(f, ZF_DOCTOR_WARN, fix, "%s: every clock read is a system call or an I/O read, "
 	    "slow and costly beside a fault", current);
 }

@@ -8,14 +8,13 @@
  */
 #define _GNU_SOURCE	/* strchrnul */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpustat.h"
 #include "doctor.h"
 #include "doctor_sample.h"
-#include "parse.h"
 #include "sysinfo.h"
 
 /* ---- steal and load, from the sample ---- */
@@ -23,32 +22,39 @@
 static void probe_steal(const struct zf_doctor_ctx *ctx, const struct zf_doctor_sample *s,
 			struct zf_doctor_factor *f)
 {
-	char list[256];
+	char *list = zf_doctor_list(ctx->cpus), *missing = NULL;
 
-	zf_cpulist_format(ctx->cpus, ctx->ncpus, list, sizeof(list));
-	if (s->stat_err) {
+	if (zf_doctor_oom(f, list))
+		return;
+	if (s->stat_err == -ENOENT && s->stat_missing) {
+		missing = zf_doctor_list(s->stat_missing);
+		if (!zf_doctor_oom(f, missing))
+			zf_doctor_say(f, ZF_DOCTOR_UNKNOWN, NULL, "/proc/stat has no line for PUs %s",
+			    missing);
+	} else if (s->stat_err) {
 		zf_doctor_say(f, ZF_DOCTOR_UNKNOWN, NULL, "/proc/stat over %lu ms: %s", s->ms,
 		    s->stat_err == -ENODATA ? "no steal field, or no time counted" :
 		    strerror(-s->stat_err));
-		return;
-	}
-	if (s->steal_pct >= 1.0)
+	} else if (s->steal_pct >= 1.0) {
 		zf_doctor_say(f, ZF_DOCTOR_WARN, "a host that runs nothing else on these CPUs, or bare metal",
 		    "%.2f%% of PUs %s's time over %lu ms was stolen by the hypervisor (idle %.1f%%)",
 		    s->steal_pct, list, s->ms, s->idle_pct);
-	else
+	} else {
 		zf_doctor_say(f, ZF_DOCTOR_OK, NULL, "%.2f%% of PUs %s's time over %lu ms (idle %.1f%%)",
 		    s->steal_pct, list, s->ms, s->idle_pct);
+	}
+	free(missing);
+	free(list);
 }
 
 static void probe_load(const struct zf_doctor_ctx *ctx, const struct zf_doctor_sample *s,
 		       struct zf_doctor_factor *f)
 {
-	char loadavg[128], list[256], others[256] = "";
-	size_t used = 0;
+	char loadavg[128], *list = NULL;
+	struct zf_buf others = { 0 };
 	int i, steady = 0, err;
 
-	zf_cpulist_format(ctx->cpus, ctx->ncpus, list, sizeof(list));
+	/* "1.02 0.50 0.20 2/300 4242": three figures and three counts */
 	err = zf_doctor_read(ctx, "/proc/loadavg", loadavg, sizeof(loadavg));
 	if (err) {
 		zf_doctor_unreadable(f, "/proc/loadavg", err);
@@ -60,23 +66,29 @@ static void probe_load(const struct zf_doctor_ctx *ctx, const struct zf_doctor_s
 		    strerror(-s->scan_err));
 		return;
 	}
-	for (i = 0; i < s->nrunnable && used < sizeof(others); i++) {
+	for (i = 0; i < s->nrunnable; i++) {
 		const struct zf_runnable *r = &s->runnable[i];
 
 		/* seen runnable in half the looks or more: not a passing kernel thread */
 		if (2 * r->seen < s->scans)
 			continue;
 		steady++;
-		used += snprintf(others + used, sizeof(others) - used, "%s%s (pid %d, PU %d)",
-				 steady > 1 ? ", " : "", r->comm, (int)r->pid, r->cpu);
+		zf_buf_printf(&others, "%s%s (pid %d, PU %d)", steady > 1 ? ", " : "", r->comm,
+			      (int)r->pid, r->cpu);
 	}
+	list = others.oom ? NULL : zf_doctor_list(ctx->cpus);
+	if (zf_doctor_oom(f, list))
+		goto out;
 	if (steady)
 		zf_doctor_say(f, ZF_DOCTOR_WARN, "stop them, or give the run other PUs (--placement cpus:LIST)",
 		    "load average %s (1 min); runnable on PUs %s in %d looks over %lu ms: %s",
-		    loadavg, list, s->scans, s->ms, others);
+		    loadavg, list, s->scans, s->ms, others.text);
 	else
 		zf_doctor_say(f, ZF_DOCTOR_OK, NULL, "load average %s (1 min); no other task runnable on PUs "
 		    "%s in %d looks over %lu ms", loadavg, list, s->scans, s->ms);
+out:
+	zf_buf_free(&others);
+	free(list);
 }
 
 /* ---- THP ---- */
@@ -85,7 +97,7 @@ static void probe_thp(const struct zf_doctor_ctx *ctx, const struct zf_doctor_sa
 		      struct zf_doctor_factor *f)
 {
 	static const char dir[] = "/sys/kernel/mm/transparent_hugepage";
-	char path[128], text[128], enabled[32], defrag[32], zero[32];
+	char path[PATH_MAX], text[128], enabled[32], defrag[32], zero[32];
 	int err;
 
 	(void)s;
@@ -125,7 +137,7 @@ static void sysctl_factor(const struct zf_doctor_ctx *ctx, struct zf_doctor_fact
 			  const char *name, long ok_max, const char *why, long fixed,
 			  const char *exempt)
 {
-	char path[128], fix[160];
+	char path[PATH_MAX], fix[160];
 	long v;
 	int err;
 

@@ -2,6 +2,7 @@
 /* `hzfbench doctor [options]`, and the snapshot a run keeps in meta.json. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,44 +33,81 @@ const char *zf_doctor_root(void)
 }
 
 int zf_doctor_cpus(struct zf_topo *topo, const struct zf_plan *plans, size_t nplans,
-		   int **cpus, int *n)
+		   hwloc_bitmap_t *cpus)
 {
-	int unbound = zf_plans_pus(plans, nplans, cpus, n), *all;
-	hwloc_obj_t pu = NULL;
+	int *pus, n, i, err = 0, unbound = zf_plans_pus(plans, nplans, &pus, &n);
 
+	*cpus = NULL;
 	if (unbound < 0)
 		return unbound;
-	if (!unbound && *n)
-		return 0;
 	/* unbound tasks may run anywhere: every PU */
-	all = realloc(*cpus, (topo->pus > 0 ? topo->pus : 1) * sizeof(*all));
-	if (!all) {
-		free(*cpus);
+	*cpus = unbound || !n ? hwloc_bitmap_dup(hwloc_topology_get_topology_cpuset(topo->t)) :
+		hwloc_bitmap_alloc();
+	for (i = 0; *cpus && !unbound && i < n && !err; i++)
+		err = hwloc_bitmap_set(*cpus, pus[i]);
+	free(pus);
+	if (!*cpus || err) {
+		hwloc_bitmap_free(*cpus);
 		*cpus = NULL;
 		return -ENOMEM;
 	}
-	*cpus = all;
-	*n = 0;
-	while ((pu = hwloc_get_next_obj_by_type(topo->t, HWLOC_OBJ_PU, pu)) && *n < topo->pus)
-		all[(*n)++] = (int)pu->os_index;
 	return 0;
 }
 
 int zf_doctor_snapshot(struct zf_topo *topo, const struct zf_plan *plans, size_t nplans,
-		       unsigned long sample_ms, struct zf_doctor *d)
+		       unsigned long sample_ms, struct zf_doctor **d)
 {
 	struct zf_doctor_ctx ctx = { .root = zf_doctor_root(), .sample_ms = sample_ms,
 				     .privileged = geteuid() == 0, .self = getpid() };
-	int *cpus, n, err = zf_doctor_cpus(topo, plans, nplans, &cpus, &n);
+	hwloc_bitmap_t cpus;
+	int err = zf_doctor_cpus(topo, plans, nplans, &cpus);
 
+	*d = NULL;
 	if (err)
 		return err;
 	ctx.cpus = cpus;
-	ctx.ncpus = n;
 	ctx.cpuid = !ctx.root[0] && topo->thissystem;
-	zf_doctor_run(&ctx, d);
-	free(cpus);
-	return 0;
+	*d = zf_doctor_run(&ctx);
+	hwloc_bitmap_free(cpus);
+	return *d ? 0 : -ENOMEM;
+}
+
+/*
+ * The machine, and the plan of ntasks tasks (0: as many as the placement has
+ * PUs) on it; 0, or the exit status with the error said
+ */
+static int doctor_plan(struct zf_topo *topo, const char *placement, unsigned long ntasks,
+		       struct zf_plan *plan)
+{
+	/* what went wrong may quote the placement: a cpus: list as long as the machine's */
+	size_t len = strlen(placement) + 512;
+	char *reason = malloc(len);
+	int cap = 0, rc = 0;
+
+	if (!reason) {
+		fprintf(stderr, "hzfbench: doctor: %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	if (zf_topo_open(topo, NULL, reason, len)) {
+		fprintf(stderr, "hzfbench: doctor: %s\n", reason);
+		free(reason);
+		return 1;
+	}
+	if (!ntasks)
+		cap = zf_placement_capacity(topo, placement, reason, len);
+	if (cap < 0) {
+		rc = zf_bad_value("--placement", placement, reason);
+	} else {
+		ntasks = ntasks ? ntasks : cap ? (unsigned long)cap : 1;
+		if (zf_plan_make(topo, placement, (int)ntasks, plan, reason, len)) {
+			fprintf(stderr, "hzfbench: --tasks: %lu: %s\n", ntasks, reason);
+			rc = 2;
+		}
+	}
+	if (rc)
+		zf_topo_close(topo);
+	free(reason);
+	return rc;
 }
 
 int zf_doctor_main(int argc, char **argv)
@@ -83,11 +121,10 @@ int zf_doctor_main(int argc, char **argv)
 	};
 	const char *placement = "compact", *tasks = NULL, *why;
 	unsigned long sample_ms = 200, ntasks = 0;
-	bool json = false, warnings = false;
+	bool json = false, warnings = false, unbound = false;
 	struct zf_doctor *d = NULL;
 	struct zf_topo topo;
 	struct zf_plan plan;
-	char reason[512];
 	int c, err;
 
 	optind = 1;
@@ -100,6 +137,7 @@ int zf_doctor_main(int argc, char **argv)
 			if (zf_placement_check(optarg, &why))
 				return zf_bad_value("--placement", optarg, why);
 			placement = optarg;
+			unbound = !strcmp(optarg, "none");
 			break;
 		case 't': tasks = optarg; break;
 		case 's':
@@ -116,33 +154,19 @@ int zf_doctor_main(int argc, char **argv)
 		fprintf(stderr, "hzfbench: doctor: --json and --warnings: one or the other\n");
 		return 2;
 	}
-	if (tasks && zf_parse_num_opt("--tasks", tasks, 1, 4096, &ntasks))
+	if (tasks && zf_parse_num_opt("--tasks", tasks, 1, INT_MAX, &ntasks))
 		return 2;
-	if (zf_topo_open(&topo, NULL, reason, sizeof(reason))) {
-		fprintf(stderr, "hzfbench: doctor: %s\n", reason);
-		return 1;
-	}
-	if (!ntasks) {
-		int cap = zf_placement_capacity(&topo, placement, reason, sizeof(reason));
-
-		if (cap < 0) {
-			zf_topo_close(&topo);
-			return zf_bad_value("--placement", placement, reason);
-		}
-		ntasks = cap ? cap : 1;
-	}
-	if (zf_plan_make(&topo, placement, (int)ntasks, &plan, reason, sizeof(reason))) {
-		zf_topo_close(&topo);
-		fprintf(stderr, "hzfbench: --tasks: %lu: %s\n", ntasks, reason);
-		return 2;
-	}
-	d = malloc(sizeof(*d));
-	err = d ? zf_doctor_snapshot(&topo, &plan, 1, sample_ms, d) : -ENOMEM;
+	/* unbound tasks may run on any PU: one says as much as any number */
+	if (unbound)
+		ntasks = 1;
+	err = doctor_plan(&topo, placement, ntasks, &plan);
+	if (err)
+		return err;
+	err = zf_doctor_snapshot(&topo, &plan, 1, sample_ms, &d);
 	zf_plan_free(&plan);
 	zf_topo_close(&topo);
 	if (err) {
 		fprintf(stderr, "hzfbench: doctor: %s\n", strerror(-err));
-		free(d);
 		return 1;
 	}
 	if (json) {
@@ -157,6 +181,6 @@ int zf_doctor_main(int argc, char **argv)
 	} else {
 		zf_doctor_print(d, stdout, warnings);
 	}
-	free(d);
+	zf_doctor_free(d);
 	return err ? 1 : 0;
 }

@@ -261,11 +261,11 @@ static int sched_refused(const struct zf_sweep *sw)
 static void doctor_snapshot(struct zf_results *r, struct zf_topo *topo, const struct zf_plan *plans,
 			    size_t nplans)
 {
-	struct zf_doctor *d = malloc(sizeof(*d));
+	struct zf_doctor *d = NULL;
 
-	if (d && topo->thissystem && !zf_doctor_snapshot(topo, plans, nplans, 100, d))
+	if (topo->thissystem && !zf_doctor_snapshot(topo, plans, nplans, 100, &d))
 		zf_doctor_json(d, &r->doctor);
-	free(d);
+	zf_doctor_free(d);
 }
 
 /* --reps auto: has configuration c's median converged to the target? */
