@@ -59,7 +59,7 @@ enum {
 	OPT_OUT,
 	OPT_QUIET, OPT_TOPOLOGY, OPT_SUMMARY, OPT_FAULT, OPT_SET_THP, OPT_EVENTS, OPT_PROFILE,
 	OPT_INJECT, OPT_WORKLOAD, OPT_FAULTS_PER_LIFE, OPT_MAX_REPS, OPT_TARGET_CI, OPT_TAG,
-	OPT_SCHED,
+	OPT_SCHED, OPT_PLAN,
 };
 
 static const char run_usage[] =
@@ -87,7 +87,11 @@ static const char sweep_usage[] =
 "  --faults LIST       emulated, kernel (default emulated; native runs on kernel only)\n"
 "  --placements LIST   default compact (a placement with commas, cpus:0,2, needs\n"
 "                      ranges instead: cpus:0-1)\n"
-"  --quiet             no progress on stderr and no table\n";
+"  --quiet             no progress on stderr and no table\n"
+"  --plan              print the configurations, their repetitions and the\n"
+"                      estimated wall time, from a few short probe runs here,\n"
+"                      and stop: nothing measured, nothing written (with\n"
+"                      HWLOC_SYNTHETIC or --topology: for that machine)\n";
 
 static const char common_usage[] =
 "  --size BYTES        region per task per pass, K/M/G/T suffixes (default 100G)\n"
@@ -162,6 +166,7 @@ static const struct option run_options[] = {
 	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "plan", no_argument, NULL, OPT_PLAN },
 	{ "summary", no_argument, NULL, OPT_SUMMARY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -263,6 +268,7 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 			o->sw.out = optarg;
 			break;
 		case OPT_QUIET: o->sw.quiet = true; break;
+		case OPT_PLAN: o->sw.plan = true; break;
 		case OPT_PROFILE: o->sw.profile = true; break;
 		case OPT_INJECT: {
 			const char *eq = strchr(optarg, '=');
@@ -590,11 +596,11 @@ static int sweep_or_run_options(int argc, char **argv, bool single, int meta_arg
 			   "measures the running kernel alone: needs --fault kernel");
 	if (o->set_thp && !sweep_has_kernel(&o->sw))
 		return bad("--set-thp", o->set_thp, "only kernel faults use THP: add --fault kernel");
-	err = open_topology(o, &topo, true);
+	err = open_topology(o, &topo, !o->sw.plan);	/* a plan may be for another machine */
 	if (err)
 		return err;
 	err = parse_tasks(o, &topo, single);
-	if (!err && o->set_thp) {
+	if (!err && o->set_thp && !o->sw.plan) {
 		char why[PATH_MAX + 128];
 
 		if (zf_thp_set(o->set_thp, why, sizeof(why))) {

@@ -352,7 +352,7 @@ static void teardown(struct zf_runner *r)
 	zf_numa_free(r->ctl, r->shm_len);
 }
 
-static unsigned long next_passes(unsigned long passes, uint64_t took_ns, unsigned long min_ms)
+unsigned long zf_next_passes(unsigned long passes, uint64_t took_ns, unsigned long min_ms)
 {
 	double want = min_ms * 1e6 * 1.1 / (took_ns ? took_ns : 1) * passes;
 
@@ -408,7 +408,7 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 		tm->calibrate_reps++;
 		if (err || took >= cfg->min_ms * 1000000ULL)
 			break;
-		passes = next_passes(passes, took, cfg->min_ms);
+		passes = zf_next_passes(passes, took, cfg->min_ms);
 	}
 	t0 = zf_now_ns();
 	tm->calibrate_ns = t0 - t1;

@@ -125,6 +125,13 @@ struct zf_run_result {
 int zf_task_numa_check(const struct zf_run_config *cfg, int i, const struct zf_numa_seen *s,
 		       char *buf, size_t len);
 
+/*
+ * Calibration's next guess: the passes that make a repetition whose `passes`
+ * took took_ns last 10% over min_ms, at least twice as many and at most a
+ * thousand times as many (the runner's rule, and --plan's)
+ */
+unsigned long zf_next_passes(unsigned long passes, uint64_t took_ns, unsigned long min_ms);
+
 /* 0, or -errno with res->error saying what happened */
 const char *zf_workload_name(enum zf_workload w);
 int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo,

@@ -165,13 +165,8 @@ static int events_refused(const struct zf_sweep *sw)
 	return err;
 }
 
-/*
- * The configuration of index c, in sweep order: placement, fault mode, task
- * kind, task count, strategy innermost. False for a combination that does
- * not exist (`native` on emulated faults).
- */
-static bool config_of(const struct zf_sweep *sw, struct zf_plan *plans, size_t c,
-		      double busy_iters_per_ns, struct zf_run_config *cfg)
+bool zf_sweep_config(const struct zf_sweep *sw, struct zf_plan *plans, size_t c,
+		     double busy_iters_per_ns, struct zf_run_config *cfg)
 {
 	size_t s = c % sw->nstrategies, t = c / sw->nstrategies % sw->ntasks;
 	size_t k = c / sw->nstrategies / sw->ntasks % sw->nkinds;
@@ -361,11 +356,15 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 	for (c = 0; c < nconfigs; c++) {
 		struct zf_run_config cfg;
 
-		total += config_of(sw, plans, c, 0, &cfg) ? rounds : 0;
+		total += zf_sweep_config(sw, plans, c, 0, &cfg) ? rounds : 0;
 	}
 	if (!total) {
 		fprintf(stderr, "hzfbench: --strategies: native: measures real faults only (add --faults kernel)\n");
 		ret = 2;
+		goto out;
+	}
+	if (sw->plan) {	/* for this machine or another: nothing run, nothing written */
+		ret = zf_sweep_plan(sw, topo, plans);
 		goto out;
 	}
 	if (kernel_faults_usable(sw) || events_refused(sw) || sched_refused(sw)) {
@@ -398,7 +397,7 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 			struct zf_run_config cfg;
 			struct zf_run_result res;
 
-			if (!config_of(sw, plans, c, r.probe.busy_iters_per_ns, &cfg) ||
+			if (!zf_sweep_config(sw, plans, c, r.probe.busy_iters_per_ns, &cfg) ||
 			    cfg.fault != sw->faults[f])
 				continue;
 			/* --reps auto: a configuration whose median has converged is done */

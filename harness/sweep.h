@@ -41,12 +41,27 @@ struct zf_sweep {
 	unsigned long inject_ns;
 	const char *out;		/* NULL: results/<time>-<host> */
 	bool quiet;			/* no progress and no table */
+	bool plan;			/* --plan: the estimate only, nothing run */
 	char *dir_out;			/* when set: the folder written, dir_out_len bytes at most */
 	size_t dir_out_len;
 	int argc;
 	char **argv;
 };
 
+/*
+ * The configuration of index c, in sweep order: placement, fault mode, task
+ * kind, task count, strategy innermost (plans: placement-major, as
+ * zf_sweep_run makes them). False for a combination that does not exist
+ * (`native` on emulated faults).
+ */
+bool zf_sweep_config(const struct zf_sweep *sw, struct zf_plan *plans, size_t c,
+		     double busy_iters_per_ns, struct zf_run_config *cfg);
+/*
+ * --plan: the configurations, their rounds and the estimated wall time,
+ * from short probe runs here and the runner's arithmetic (timing.h); prints
+ * the plan, writes nothing. 0, or 1 when a probe failed.
+ */
+int zf_sweep_plan(struct zf_sweep *sw, struct zf_topo *topo, struct zf_plan *plans);
 /* 0 when every configuration ran and passed its checks; 2 for a bad plan; else 1 */
 int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo);
 /* the lists the command line filled in: strategies, kinds, faults, placements, tasks */

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* timing.csv, and --plan's arithmetic: see timing.h. */
+#include <string.h>
+
 #include "timing.h"
 
 static double ms(uint64_t ns)
@@ -39,4 +41,41 @@ void zf_timing_csv(const struct zf_results *r, struct zf_buf *b)
 			      run->passes, t->calibrate_reps, ms(t->start_ns), ms(t->calibrate_ns),
 			      ms(t->warmup_ns), ms(t->measure_ns), ms(t->stop_ns), ms(wall));
 	}
+}
+
+/* a cost at n tasks, from its values at lo and hi tasks */
+static double at_tasks(double v_lo, double v_hi, int lo, int hi, int n)
+{
+	double slope = hi > lo ? (v_hi - v_lo) / (hi - lo) : 0, v = v_lo + slope * (n - lo);
+	double floor = v_lo < v_hi ? v_lo : v_hi;
+
+	return v > floor ? v : floor;
+}
+
+void zf_plan_estimate(const struct zf_plan_probe *lo, const struct zf_plan_probe *hi, int n,
+		      unsigned long faults_per_pass, unsigned long min_ms, unsigned long warmup,
+		      struct zf_plan_estimate *e)
+{
+	double fault_ns = at_tasks(lo->fault_ns, hi->fault_ns, lo->tasks, hi->tasks, n);
+	double extra_ns = at_tasks(lo->rep_extra_ns, hi->rep_extra_ns, lo->tasks, hi->tasks, n);
+	double start_ns = at_tasks(lo->start_ns, hi->start_ns, lo->tasks, hi->tasks, n);
+	double stop_ns = at_tasks(lo->stop_ns, hi->stop_ns, lo->tasks, hi->tasks, n);
+	double pass_ns = faults_per_pass * (fault_ns > 0.001 ? fault_ns : 0.001);
+	double took_ns, calib_ns = 0;
+	unsigned long passes = 1;
+
+	memset(e, 0, sizeof(*e));
+	/* the runner's loop: a repetition of `passes`, until it lasts min_ms */
+	for (;;) {
+		took_ns = passes * pass_ns;
+		calib_ns += took_ns + extra_ns;
+		e->calibrate_reps++;
+		if (took_ns >= min_ms * 1e6 || e->calibrate_reps >= 64)
+			break;
+		passes = zf_next_passes(passes, (uint64_t)took_ns, min_ms);
+	}
+	e->passes = passes;
+	e->rep_ms = (passes * pass_ns + extra_ns) / 1e6;
+	e->later_ms = (start_ns + stop_ns) / 1e6 + (warmup + 1) * e->rep_ms;
+	e->first_ms = e->later_ms + calib_ns / 1e6;
 }

@@ -18,4 +18,35 @@ void zf_timing_csv(const struct zf_results *r, struct zf_buf *b);
 /* meta.json's "timing" line: the runs, the set-up and the writing, in seconds */
 void zf_timing_json(const struct zf_results *r, struct zf_buf *b);
 
+/*
+ * What one short probe run of --plan measured here: `tasks` tasks of one
+ * strategy, fault mode and task kind, placed compact
+ */
+struct zf_plan_probe {
+	int tasks;
+	double fault_ns;		/* the slowest task's time per fault, its teardown in */
+	double rep_extra_ns;		/* a repetition's wall beyond the slowest task's time */
+	double start_ns, stop_ns;	/* the run's start and stop (timing.csv's) */
+};
+
+/* one configuration's runs, as --plan works them out */
+struct zf_plan_estimate {
+	unsigned long passes;		/* what calibration will find */
+	unsigned int calibrate_reps;
+	double rep_ms;			/* one repetition's wall */
+	double first_ms;		/* round 0's run: start, calibration, warm-up, kept, stop */
+	double later_ms;		/* each later round's run */
+};
+
+/*
+ * The runs of n tasks from two probes of the same strategy, fault mode and
+ * kind (lo at fewer tasks than hi, or the same): each cost linear in the
+ * tasks between them and beyond, never below the lower of the two. Then the
+ * runner's own arithmetic: calibration from one pass (zf_next_passes) until
+ * a repetition lasts min_ms, `warmup` repetitions and one kept.
+ */
+void zf_plan_estimate(const struct zf_plan_probe *lo, const struct zf_plan_probe *hi, int n,
+		      unsigned long faults_per_pass, unsigned long min_ms, unsigned long warmup,
+		      struct zf_plan_estimate *e);
+
 #endif

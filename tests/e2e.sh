@@ -62,6 +62,29 @@ else
 		"$(cat "$out/timing.csv")" "$(grep timing "$out/meta.json")"
 fi
 
+# --plan: every configuration with its estimate, nothing run or written
+out=$tmp/plan
+if $bin sweep --plan --tasks 1,2 --strategies global,persistent --task-kinds thread \
+	--size 256M --reps 2 --min-ms 10 --out "$out" >"$tmp/log" 2>&1 && [ ! -e "$out" ] &&
+	[ "$(grep -cE '^(global|persistent) +emulated thread +[12] compact ' "$tmp/log")" = 4 ] &&
+	grep -qE '^plan: 4 configurations x 2 rounds = 8 runs' "$tmp/log" &&
+	grep -qE '^plan: estimated [0-9]+:[0-9]{2}:[0-9]{2} \([0-9.]+ s: runs' "$tmp/log"; then
+	ok "sweep --plan: each configuration's estimate and the total, no folder"
+else
+	fail "sweep --plan: each configuration's estimate and the total, no folder" "$(cat "$tmp/log")"
+fi
+if HWLOC_SYNTHETIC="pack:2 [numa] core:18 pu:2" $bin sweep --plan --tasks pow2 \
+	--strategies global --task-kinds thread --size 256M --reps auto --max-reps 8 \
+	--min-ms 10 >"$tmp/log" 2>&1 &&
+	[ "$(grep -cE '^global +emulated thread +(1|2|4|8|16|32|64|72) compact ' "$tmp/log")" = 8 ] &&
+	grep -q '^plan: for synthetic: pack:2 \[numa\] core:18 pu:2, not this machine' "$tmp/log" &&
+	grep -q '^plan: at least ' "$tmp/log" && grep -q '^plan: at most ' "$tmp/log"; then
+	ok "sweep --plan for a 72-PU machine: its task counts, this machine's costs, auto's range"
+else
+	fail "sweep --plan for a 72-PU machine: its task counts, this machine's costs, auto's range" \
+		"$(cat "$tmp/log")"
+fi
+
 if $bin show "$tmp/sweep" | grep -q "ns per fault, most tasks over 1 task"; then
 	ok "show prints a results folder"
 else
