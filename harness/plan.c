@@ -16,6 +16,8 @@
 #include "../bench/probe.h"
 #include "../bench/strategy.h"
 #include "sweep.h"
+#include "kcheck.h"
+#include "model.h"
 #include "sysinfo.h"
 #include "timing.h"
 
@@ -25,6 +27,8 @@
 #define PROBE_MIN_MS		10UL
 /* a real huge zero read fault where this machine cannot show one (DESIGN.md: 1.7-2.5 us) */
 #define ASSUMED_KERNEL_FAULT_NS	2000.0
+/* where the plan is for another machine: global's line moving between two of its PUs */
+#define ASSUMED_HANDOFF_NS	100.0
 /* the sweep's own set-up beside the busy-loop probe: the doctor's 100 ms sample and files */
 #define SETUP_EXTRA_MS		150.0
 /* writing the results files after a round: each file's fsync and rename, and formatting */
@@ -50,7 +54,9 @@ struct plan_state {
 	int hi;
 	double busy_iters_per_ns;
 	bool kernel_here;		/* real faults can be probed here */
+	bool kernel_like;		/* and they map the huge zero folio, as the target's would */
 	char kernel_why[512];
+	double inc_not_zero_ns;		/* one uncontended get (bench/probe.c) */
 	struct zf_plan_probe *probes;	/* [strategy][fault][kind][lo, hi] */
 	bool *probed;
 	int events_counted;		/* of the sweep's events, those this machine counts */
@@ -175,6 +181,32 @@ static int probe_config(struct plan_state *ps, size_t c)
 	return err;
 }
 
+/*
+ * A fault's cost at n tasks on a machine the probes did not run on: the
+ * 1-task probe's, and for a strategy that counts on a shared line the queue
+ * hzfbench model predicts (docs/model.md), paid at the fault and again at
+ * the teardown's put; -1 on this machine (the probes are interpolated)
+ */
+static double fault_ns_elsewhere(const struct plan_state *ps, const struct zf_run_config *cfg,
+				 const struct zf_plan_probe *one)
+{
+	struct zf_model_in in = {
+		.fixed_ns = one->fault_ns, .get_ns = ps->inc_not_zero_ns,
+		.faults_per_pass = cfg->faults_per_pass, .threads = cfg->kind == ZF_TASK_THREAD,
+	};
+	struct zf_model_out at1, atn;
+	double base = one->fault_ns;
+
+	if (ps->topo->thissystem)
+		return -1;
+	if (cfg->fault == ZF_FAULT_KERNEL && !ps->kernel_like)
+		base = ASSUMED_KERNEL_FAULT_NS;
+	if (zf_model_predict(&in, cfg->strategy->name, 1, ASSUMED_HANDOFF_NS, &at1) ||
+	    zf_model_predict(&in, cfg->strategy->name, cfg->plan->ntasks, ASSUMED_HANDOFF_NS, &atn))
+		return base;	/* not modelled: nothing shared to queue on */
+	return base + (cfg->strategy->put ? 2 : 1) * (atn.ns_per_fault - at1.ns_per_fault);
+}
+
 /* the bytes the results files hold after round r (0-based): rows of every round so far */
 static double results_bytes(size_t nconfigs_real, double tasks_sum, int events, unsigned long r)
 {
@@ -202,10 +234,12 @@ static void print_header(const struct plan_state *ps, size_t nconfigs_real, unsi
 		printf(" and of %d, the most the plan has that this machine places", ps->hi);
 	printf("\n");
 	if (!ps->topo->thissystem)
-		printf("plan: for %s, not this machine: its costs are this machine's, extended "
-		       "linearly in the tasks: a rough guide\n", ps->topo->source);
-	if (!ps->kernel_here)
-		printf("plan: kernel faults assumed %.0f ns each: %s\n", ASSUMED_KERNEL_FAULT_NS,
+		printf("plan: for %s, not this machine: a task's costs are this machine's at 1 "
+		       "task, its start and stop extended linearly in the tasks, and global's line "
+		       "taken to move in %.0f ns between any two PUs (hzfbench model's queue): a "
+		       "rough guide\n", ps->topo->source, ASSUMED_HANDOFF_NS);
+	if (!ps->kernel_like)
+		printf("plan: a real fault taken as %.0f ns: %s\n", ASSUMED_KERNEL_FAULT_NS,
 		       ps->kernel_why);
 	printf("%-10s %-8s %-7s %5s %-10s %9s %9s %10s %10s %9s\n", "strategy", "fault", "kind",
 	       "tasks", "placement", "passes", "rep_ms", "first_ms", "later_ms", "total_s");
@@ -244,6 +278,7 @@ static int plan_probes(struct plan_state *ps, size_t nconfigs)
 
 	zf_probe_measure(&probe);	/* as the sweep does first */
 	ps->busy_iters_per_ns = probe.busy_iters_per_ns;
+	ps->inc_not_zero_ns = probe.inc_not_zero_ns;
 	ps->setup_s = now_s() - t0 + SETUP_EXTRA_MS / 1e3;
 	if (open_here(ps, why, sizeof(why))) {
 		fprintf(stderr, "hzfbench: --plan: this machine's topology: %s\n", why);
@@ -260,6 +295,10 @@ static int plan_probes(struct plan_state *ps, size_t nconfigs)
 	}
 	zf_sysinfo_read(&si);
 	ps->kernel_here = !zf_thp_usable(&si, ps->kernel_why, sizeof(ps->kernel_why));
+	/* another machine's real faults: like this one's only where this one maps the folio */
+	ps->kernel_like = ps->kernel_here &&
+			  (ps->topo->thissystem ||
+			   zf_huge_zero_probe(ps->kernel_why, sizeof(ps->kernel_why)) == 1);
 	i = sw->nstrategies * sw->nfaults * sw->nkinds;
 	ps->probes = calloc(2 * i, sizeof(*ps->probes));
 	ps->probed = calloc(i, sizeof(*ps->probed));
@@ -310,8 +349,8 @@ int zf_sweep_plan(struct zf_sweep *sw, struct zf_topo *topo, struct zf_plan *pla
 
 		if (!zf_sweep_config(sw, plans, c, 0, &cfg))
 			continue;
-		zf_plan_estimate(&p[0], &p[1], cfg.plan->ntasks, cfg.faults_per_pass, cfg.min_ms,
-				 cfg.warmup, &e);
+		zf_plan_estimate(&p[0], &p[1], cfg.plan->ntasks, fault_ns_elsewhere(&ps, &cfg, &p[0]),
+				 cfg.faults_per_pass, cfg.min_ms, cfg.warmup, &e);
 		total_ms = e.first_ms + (rounds - 1) * e.later_ms;
 		runs_s += total_ms / 1e3;
 		runs_least_s += (e.first_ms + (rounds_least - 1) * e.later_ms) / 1e3;

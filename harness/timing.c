@@ -53,17 +53,20 @@ static double at_tasks(double v_lo, double v_hi, int lo, int hi, int n)
 }
 
 void zf_plan_estimate(const struct zf_plan_probe *lo, const struct zf_plan_probe *hi, int n,
-		      unsigned long faults_per_pass, unsigned long min_ms, unsigned long warmup,
-		      struct zf_plan_estimate *e)
+		      double fault_ns, unsigned long faults_per_pass, unsigned long min_ms,
+		      unsigned long warmup, struct zf_plan_estimate *e)
 {
-	double fault_ns = at_tasks(lo->fault_ns, hi->fault_ns, lo->tasks, hi->tasks, n);
 	double extra_ns = at_tasks(lo->rep_extra_ns, hi->rep_extra_ns, lo->tasks, hi->tasks, n);
 	double start_ns = at_tasks(lo->start_ns, hi->start_ns, lo->tasks, hi->tasks, n);
 	double stop_ns = at_tasks(lo->stop_ns, hi->stop_ns, lo->tasks, hi->tasks, n);
-	double pass_ns = faults_per_pass * (fault_ns > 0.001 ? fault_ns : 0.001);
+	double pass_ns;
+
 	double took_ns, calib_ns = 0;
 	unsigned long passes = 1;
 
+	if (fault_ns < 0)
+		fault_ns = at_tasks(lo->fault_ns, hi->fault_ns, lo->tasks, hi->tasks, n);
+	pass_ns = faults_per_pass * (fault_ns > 0.001 ? fault_ns : 0.001);
 	memset(e, 0, sizeof(*e));
 	/* the runner's loop: a repetition of `passes`, until it lasts min_ms */
 	for (;;) {

@@ -41,12 +41,14 @@ struct zf_plan_estimate {
 /*
  * The runs of n tasks from two probes of the same strategy, fault mode and
  * kind (lo at fewer tasks than hi, or the same): each cost linear in the
- * tasks between them and beyond, never below the lower of the two. Then the
- * runner's own arithmetic: calibration from one pass (zf_next_passes) until
- * a repetition lasts min_ms, `warmup` repetitions and one kept.
+ * tasks between them and beyond, never below the lower of the two; a fault
+ * costs fault_ns instead where that is not negative (a machine the probes
+ * did not run on). Then the runner's own arithmetic: calibration from one
+ * pass (zf_next_passes) until a repetition lasts min_ms, `warmup`
+ * repetitions and one kept.
  */
 void zf_plan_estimate(const struct zf_plan_probe *lo, const struct zf_plan_probe *hi, int n,
-		      unsigned long faults_per_pass, unsigned long min_ms, unsigned long warmup,
-		      struct zf_plan_estimate *e);
+		      double fault_ns, unsigned long faults_per_pass, unsigned long min_ms,
+		      unsigned long warmup, struct zf_plan_estimate *e);
 
 #endif
