@@ -52,6 +52,12 @@ usage: ./run.sh [options] [-- sweep options...]
                    --min-ms apply; tools/kernels-run.sh)
   --fresh-c2c      measure the hand-off matrix again instead of reusing the one
                    kept for this machine in results/c2c-cache/
+  --c2c-pairs N    the hand-off matrix: at most N pairs of PUs, spread evenly, the
+                   rest left empty (default 1000; hzfbench c2c --max-pairs)
+  --c2c-rounds N   round trips per batch of each pair (default 20000)
+  --plan           run nothing: print each stage's estimated wall time (the sweep's
+                   configurations with theirs: hzfbench sweep --plan) and the total;
+                   under HWLOC_SYNTHETIC, for that machine
   --no-install     do not install missing packages; fail and name them (make dist's
                    bundle installs nothing either way)
   -h, --help       this text
@@ -61,9 +67,10 @@ TXT
 
 out='' reps=auto max_reps=12 target_ci=2 tag='' min_ms=200 fault_ns=0 tasks=pow2 install=1 kernel=1 set_thp='' perf=()
 ci=0 history=results/history.csv baseline='' threshold=50 fresh_c2c=0 ungated=() kernels=0
+plan=0 c2c_pairs=1000 c2c_rounds=20000
 while [ $# -gt 0 ]; do
 	case $1 in
-	--out|--reps|--max-reps|--target-ci|--tag|--min-ms|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold|--ungated)
+	--out|--reps|--max-reps|--target-ci|--tag|--min-ms|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold|--ungated|--c2c-pairs|--c2c-rounds)
 		[ $# -ge 2 ] || { echo "run.sh: $1: needs a value" >&2; exit 2; }
 		case $1 in
 		--out) out=$2 ;;
@@ -79,10 +86,13 @@ while [ $# -gt 0 ]; do
 		--baseline) baseline=$2 ;;
 		--threshold) threshold=$2 ;;
 		--ungated) ungated+=(--ungated "$2") ;;
+		--c2c-pairs) c2c_pairs=$2 ;;
+		--c2c-rounds) c2c_rounds=$2 ;;
 		esac
 		shift 2 ;;
 	--no-install) install=0; shift ;;
 	--fresh-c2c) fresh_c2c=1; shift ;;
+	--plan) plan=1; shift ;;
 	--ci) ci=1; shift ;;
 	--kernels) kernels=1; shift ;;
 	--perf-record) perf+=(record); shift ;;
@@ -96,6 +106,10 @@ done
 
 if [ "${#ungated[@]}" -gt 0 ] && [ -z "$baseline" ]; then
 	echo "run.sh: --ungated: ${ungated[1]}: needs --ci --baseline" >&2
+	exit 2
+fi
+if [ "$plan" -eq 1 ] && { [ "$ci" -eq 1 ] || [ "$kernels" -eq 1 ]; }; then
+	echo "run.sh: --plan: plans the main job, not --ci or --kernels" >&2
 	exit 2
 fi
 if [ "$kernels" -eq 1 ] && [ "$ci" -eq 1 ]; then
@@ -145,7 +159,7 @@ else
 	bin=build/hzfbench
 fi
 # what on this machine can skew the figures, with the fixes (meta.json keeps it all)
-$bin doctor --warnings >&2 || true
+[ "$plan" -eq 1 ] || $bin doctor --warnings >&2 || true
 tagged=()
 [ -n "$tag" ] && tagged=(--tag "$tag")
 if [ "$ci" -eq 1 ]; then
@@ -177,7 +191,10 @@ grep -E '^(machine|kernel|huge zero folio):' <<<"$topo"
 faults=emulated strategies=global,mmflag,persistent,percpu
 thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || true)
 zero=$(cat /sys/kernel/mm/transparent_hugepage/use_zero_page 2>/dev/null || true)
-if [ "$kernel" -eq 1 ]; then
+if [ "$kernel" -eq 1 ] && [ "$plan" -eq 1 ] && [ -n "${HWLOC_SYNTHETIC:-}" ]; then
+	# another machine: planned with real faults, as its THP would take them
+	faults=emulated,kernel strategies=global,mmflag,persistent,percpu,native
+elif [ "$kernel" -eq 1 ]; then
 	if grep -q '^huge zero folio: not mapped' <<<"$topo"; then
 		# hzfbench topo tried one read fault: real memory came back
 		echo "run.sh: this kernel does not map the huge zero folio on read faults: emulated faults only" >&2
@@ -199,22 +216,70 @@ if [ -n "$set_thp" ]; then
 	[[ $faults == *kernel* ]] || { echo "run.sh: --set-thp: needs real faults (drop --no-kernel)" >&2; exit 2; }
 	args+=(--set-thp "$set_thp")
 fi
-[ -n "$out" ] || out=results/$(date -u +%Y%m%dT%H%M%SZ)-$(uname -n)	# the report goes there too
-args+=(--out "$out")
 virt=0
 grep -qw hypervisor /proc/cpuinfo 2>/dev/null && virt=1
+[ -n "${HWLOC_SYNTHETIC:-}" ] && virt=0	# planning another machine
+c2c_args=(c2c --max-pairs "$c2c_pairs" --rounds "$c2c_rounds")
+# shellcheck disable=SC2054 # the commas are hzfbench's list syntax
+lc_args=(sweep --workload lifecycle --strategies global,mmflag,persistent,percpu --tasks "$tasks"
+	--reps 3 --min-ms "$min_ms" --events none --quiet)
+zo_args=(zeroout --sink file --tasks "$tasks" --reps 3 --min-ms "$min_ms")
+if [ "$plan" -eq 1 ]; then
+	# each stage's own --plan, then the sum: nothing runs, nothing is written
+	seconds() { grep -E "^plan: ($1) [0-9:]+ \(" | tail -1 | sed -E 's/.*\(([0-9.]+) s.*/\1/'; }
+	sweep_plan=$("$bin" "${args[@]}" --plan "$@") || exit
+	echo "$sweep_plan"
+	lo=$(seconds 'at least' <<<"$sweep_plan") hi=$(seconds 'estimated|at most' <<<"$sweep_plan")
+	[ -n "$lo" ] || lo=$hi
+	stage_plan() {	# NAME COMMAND...: one line, and its seconds added to both bounds
+		local name=$1 line s
+		shift
+		line=$("$bin" "$@" --plan) || exit
+		s=$(seconds estimated <<<"$line")
+		echo "plan: $name: ${line##*plan: estimated }"
+		lo=$(awk -v a="$lo" -v b="$s" 'BEGIN { print a + b }')
+		hi=$(awk -v a="$hi" -v b="$s" 'BEGIN { print a + b }')
+	}
+	if [ "$(nproc)" -ge 2 ] || [ -n "${HWLOC_SYNTHETIC:-}" ]; then
+		stage_plan c2c "${c2c_args[@]}"
+		[ "$virt" -eq 0 ] || stage_plan "c2c before the sweep (a virtual machine)" "${c2c_args[@]}"
+	fi
+	stage_plan lifecycle "${lc_args[@]}"
+	stage_plan zeroout "${zo_args[@]}"
+	report_s=5	# gnuplot's charts: 2 s here
+	echo "plan: report: about $report_s s"
+	awk -v lo="$lo" -v hi="$hi" -v r="$report_s" 'function hms(s) { s = int(s + 0.5)
+		return sprintf("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) }
+		BEGIN { if (lo != hi) printf "plan: ./run.sh: at least %s, at most %s\n", hms(lo + r), hms(hi + r)
+			else printf "plan: ./run.sh: estimated %s (%.0f s)\n", hms(hi + r), hi + r }'
+	exit 0
+fi
+[ -n "$out" ] || out=results/$(date -u +%Y%m%dT%H%M%SZ)-$(uname -n)	# the report goes there too
+args+=(--out "$out")
+# each stage's wall time, printed at the end and kept in DIR/stages.csv
+stage_t0=''
+stages=()
+stage() {	# NAME: the previous stage ends, this one starts
+	local now
+	now=$(date +%s.%N)
+	[ -z "$stage_t0" ] || stages+=("$stage_name,$(awk -v a="$stage_t0" -v b="$now" 'BEGIN { printf "%.1f", b - a }')")
+	stage_name=$1 stage_t0=$now
+}
 before=''
 if [ "$virt" -eq 1 ] && [ "$(nproc)" -ge 2 ]; then
 	# a VM's hand-off can change during the sweep: measured before it too, to tell
+	stage c2c-before
 	before=$(mktemp -d)
 	trap 'rm -rf "$before"' EXIT
-	"$bin" c2c --out "$before/m" >/dev/null 2>&1 || before=''
+	"$bin" "${c2c_args[@]}" --out "$before/m" >/dev/null 2>&1 || before=''
 fi
+stage sweep
 "$bin" "${args[@]}" "$@" || exit
 for what in "${perf[@]}"; do
 	echo "perf $what: $(tools/perf-wrap.sh "$out" "$what")"
 done
 
+stage c2c
 # the hand-off matrix: once per machine (host and CPU count), then reused; but a
 # virtual machine's vCPUs move between physical CPUs (here 27 ns one minute,
 # 120 the next), so there it is measured every run, right after the sweep
@@ -227,7 +292,7 @@ else
 	if [ "$fresh_c2c" -eq 1 ] || [ "$virt" -eq 1 ] || [ ! -s "$cache/c2c.csv" ] ||
 		[ ! -s "$cache/c2c-pus.csv" ]; then
 		rm -rf "$cache.new"
-		if "$bin" c2c --out "$cache.new" >"$out/c2c.log" 2>&1; then
+		if "$bin" "${c2c_args[@]}" --out "$cache.new" >"$out/c2c.log" 2>&1; then
 			rm -rf "$cache" && mv "$cache.new" "$cache"
 			if [ "$virt" -eq 1 ]; then
 				echo "c2c: measured now (a virtual machine: its vCPUs move, so no kept matrix is trusted)"
@@ -242,6 +307,7 @@ else
 	fi
 	if [ -s "$cache/c2c.csv" ]; then
 		cp "$cache/c2c.csv" "$cache/c2c-pus.csv" "$out/"
+		stage model
 		"$bin" model --from "$out" >"$out/model.txt" 2>&1 ||
 			echo "model: no prediction (see $out/model.txt)" >&2
 		# measured beside predicted for global, the strategy the model is about
@@ -260,10 +326,9 @@ else
 fi
 # the folio's life cycle under memory pressure: waves of short lives, the
 # shrinker at 100 Hz (process tasks: a life is an mm), in a folder of its own
+stage lifecycle
 lc=$out/lifecycle
-# shellcheck disable=SC2054 # the commas are hzfbench's list syntax
-if "$bin" sweep --workload lifecycle --strategies global,mmflag,persistent,percpu --tasks "$tasks" \
-	--reps 3 --min-ms "$min_ms" --events none --quiet --out "$lc" >"$out/lifecycle.log" 2>&1; then
+if "$bin" "${lc_args[@]}" --out "$lc" >"$out/lifecycle.log" 2>&1; then
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ printf "lifecycle: %-10s %3d tasks: %7.1f allocations/s, %7.1f frees/s, %6.3f%% of the time zeroing\n",
 			$c["strategy"], $c["tasks"], $c["allocs_per_sec_median"], $c["frees_per_sec_median"],
@@ -273,10 +338,15 @@ else
 	echo "lifecycle: the sweep failed (see $out/lifecycle.log)" >&2
 fi
 # users with no mm zeroing a file, from the zero page and from the huge zero folio
-if "$bin" zeroout --sink file --tasks "$tasks" --reps 3 --min-ms "$min_ms" --out "$out/zeroout" \
-	>"$out/zeroout.log" 2>&1; then
+stage zeroout
+if "$bin" "${zo_args[@]}" --out "$out/zeroout" >"$out/zeroout.log" 2>&1; then
 	grep -vE '^results:' "$out/zeroout.log" | sed 's/^/zeroout: /'
 else
 	echo "zeroout: failed (see $out/zeroout.log)" >&2
 fi
+stage report
 "$bin" report "$out"	# the charts (plots/) and report.html
+stage end
+{ echo stage,seconds; printf '%s\n' "${stages[@]}"; } >"$out/stages.csv"
+echo "stages: $(awk -F, 'NR > 1 { printf "%s%s %.1f s", n++ ? ", " : "", $1, $2; t += $2 }
+	END { printf "; %.1f s in all", t }' "$out/stages.csv")" 

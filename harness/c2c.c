@@ -84,6 +84,10 @@ static double pair_ns(struct zf_topo *topo, int pu_a, int pu_b, enum zf_pp_metho
 	return zf_median(v, BATCHES);
 }
 
+/* --plan: a hand-off where this machine has one CPU; a pair's two threads started and joined */
+#define C2C_PLAN_HANDOFF_NS	100.0
+#define C2C_PLAN_PAIR_MS	0.3
+
 static const char c2c_usage[] =
 "usage: hzfbench c2c [options]\n"
 "  The core-to-core hand-off latency matrix: two threads pinned to a pair of\n"
@@ -98,7 +102,53 @@ static const char c2c_usage[] =
 "  --max-pairs N       measure at most N pairs, spread evenly (default 1000:\n"
 "                      about 20 s at 120 ns a hand-off; the rest left empty)\n"
 "  --topology FILE     an hwloc XML topology (it must be this machine's)\n"
-"  --out DIR           results folder, new or empty (default results/<UTC time>-<host>)\n";
+"  --out DIR           results folder, new or empty (default results/<UTC time>-<host>)\n"
+"  --plan              print the pairs and the estimated wall time (one pair of\n"
+"                      this machine's timed briefly) and stop: nothing written;\n"
+"                      with HWLOC_SYNTHETIC or --topology, for that machine\n";
+
+/*
+ * --plan: the pairs measured, each BATCHES + 1 batches of `rounds` round
+ * trips at the hand-off of this machine's first two PUs (timed here at a
+ * tenth of the rounds), and a pair's two threads started and joined
+ */
+static int c2c_plan(struct zf_topo *topo, enum zf_pp_method method, unsigned long rounds,
+		    unsigned long pairs, unsigned long npairs)
+{
+	struct zf_topo here;
+	struct zf_plan two;
+	const char *env = getenv("HWLOC_SYNTHETIC");
+	char *saved = env ? strdup(env) : NULL, why[256];
+	double handoff_ns = C2C_PLAN_HANDOFF_NS, per_pair_s, total;
+	bool measured = false;
+	long t;
+
+	unsetenv("HWLOC_SYNTHETIC");	/* the probe runs here, whatever is planned */
+	if (!zf_topo_open(&here, NULL, why, sizeof(why))) {
+		if (here.pus >= 2 && !zf_plan_make(&here, "compact", 2, &two, why, sizeof(why))) {
+			double v = pair_ns(&here, two.pu[0], two.pu[1], method,
+					   rounds / 10 > 10 ? rounds / 10 : 10, why, sizeof(why));
+
+			if (v > 0) {
+				handoff_ns = v;
+				measured = true;
+			}
+			zf_plan_free(&two);
+		}
+		zf_topo_close(&here);
+	}
+	if (saved)
+		setenv("HWLOC_SYNTHETIC", saved, 1);
+	free(saved);
+	per_pair_s = (BATCHES + 1) * rounds * 2.0 * handoff_ns / 1e9 + C2C_PLAN_PAIR_MS / 1e3;
+	total = pairs * per_pair_s;
+	t = (long)(total + 0.5);
+	printf("plan: %lu of %lu pairs%s, a hand-off %s %.0f ns\n", pairs, npairs,
+	       topo->thissystem ? "" : " (another machine: this one's hand-off)",
+	       measured ? "measured here at" : "taken as", handoff_ns);
+	printf("plan: estimated %ld:%02ld:%02ld (%.1f s)\n", t / 3600, t / 60 % 60, t % 60, total);
+	return 0;
+}
 
 int zf_c2c_main(int argc, char **argv)
 {
@@ -107,12 +157,13 @@ int zf_c2c_main(int argc, char **argv)
 		{ "pairs", required_argument, NULL, 'P' }, { "method", required_argument, NULL, 'm' },
 		{ "rounds", required_argument, NULL, 'r' }, { "max-pairs", required_argument, NULL, 'x' },
 		{ "topology", required_argument, NULL, 't' }, { "out", required_argument, NULL, 'o' },
+		{ "plan", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	const char *placement = "compact", *xml = NULL, *out = NULL, *why_s;
 	unsigned long rounds = 20000, max_pairs = 1000, ntasks = 0;
 	enum zf_pp_method method = ZF_PP_CAS;
-	bool neighbours = false;
+	bool neighbours = false, plan_only = false;
 	struct zf_buf csv = { 0 }, pus = { 0 };
 	char why[512], dir[PATH_MAX];
 	struct zf_topo topo;
@@ -154,6 +205,7 @@ int zf_c2c_main(int argc, char **argv)
 				return 2;
 			break;
 		case 't': xml = optarg; break;
+		case 'L': plan_only = true; break;
 		case 'o': out = optarg; break;
 		case 'h': printf("%s", c2c_usage); return 0;
 		default:
@@ -166,7 +218,7 @@ int zf_c2c_main(int argc, char **argv)
 		fprintf(stderr, "hzfbench: --topology: %s\n", why);
 		return 2;
 	}
-	if (!topo.thissystem) {
+	if (!topo.thissystem && !plan_only) {
 		fprintf(stderr, "hzfbench: c2c: %s: not this machine; c2c measures the real one\n",
 			topo.source);
 		zf_topo_close(&topo);
@@ -185,6 +237,12 @@ int zf_c2c_main(int argc, char **argv)
 		zf_topo_close(&topo);
 		return zf_bad_value("--placement", placement, why);
 	}
+	npairs = neighbours ? (unsigned long)n - 1 : (unsigned long)n * (n - 1) / 2;
+	every = npairs > max_pairs ? (npairs + max_pairs - 1) / max_pairs : 1;
+	if (plan_only) {
+		ret = c2c_plan(&topo, method, rounds, (npairs + every - 1) / every, npairs);
+		goto done;
+	}
 	if (zf_results_dir(out, dir, sizeof(dir), why, sizeof(why))) {
 		fprintf(stderr, "hzfbench: --out: %s: %s\n", out ? out : dir, why);
 		ret = 2;
@@ -197,8 +255,6 @@ int zf_c2c_main(int argc, char **argv)
 	}
 	for (i = 0; i < n * n; i++)
 		m[i] = -1;
-	npairs = neighbours ? (unsigned long)n - 1 : (unsigned long)n * (n - 1) / 2;
-	every = npairs > max_pairs ? (npairs + max_pairs - 1) / max_pairs : 1;
 	for (i = 0; i < n && !ret; i++)
 		for (j = i + 1; j < n && !ret; j++) {
 			double v;

@@ -106,6 +106,7 @@ static int probe_one(struct plan_state *ps, size_t c, bool emulate, const struct
 	struct zf_run_result res;
 	unsigned long faults;
 	uint64_t slowest = 0;
+	double wall_pass, faults_done;
 	int i, err;
 
 	zf_sweep_config(ps->sw, ps->plans, c, ps->busy_iters_per_ns, &cfg);
@@ -135,11 +136,23 @@ static int probe_one(struct plan_state *ps, size_t c, bool emulate, const struct
 
 		slowest = t > slowest ? t : slowest;
 	}
+	/*
+	 * a pass's wall from calibration's first repetition (one pass) and the
+	 * kept one (res.passes): what a repetition costs beyond its passes is
+	 * the rest of the kept one's time, its verification in
+	 */
+	faults_done = (double)res.passes * cfg.faults_per_pass;
+	wall_pass = (double)slowest / res.passes;
+	if (res.passes > 1 && res.timing.one_pass_wall_ns &&
+	    res.kernel[0].wall_ns > res.timing.one_pass_wall_ns)
+		wall_pass = (double)(res.kernel[0].wall_ns - res.timing.one_pass_wall_ns) /
+			    (res.passes - 1);
 	*p = (struct zf_plan_probe){
 		.tasks = plan->ntasks,
-		.fault_ns = (double)slowest / ((double)res.passes * cfg.faults_per_pass),
-		.rep_extra_ns = res.timing.measure_ns > slowest ?
-				(double)(res.timing.measure_ns - slowest) : 0,
+		.fault_ns = slowest / faults_done,
+		.wall_fault_ns = wall_pass / cfg.faults_per_pass,
+		.rep_extra_ns = res.timing.measure_ns > res.passes * wall_pass ?
+				res.timing.measure_ns - res.passes * wall_pass : 0,
 		.start_ns = res.timing.start_ns,
 		.stop_ns = res.timing.stop_ns,
 	};

@@ -405,7 +405,10 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 	/* calibration: double (at least) until a repetition lasts min_ms */
 	while (!err && !cfg->passes) {
 		err = run_rep(&r, passes, &took, &unkept, res);
-		tm->calibrate_reps++;
+		if (!tm->calibrate_reps++) {
+			tm->one_pass_took_ns = took;
+			tm->one_pass_wall_ns = unkept.wall_ns;
+		}
 		if (err || took >= cfg->min_ms * 1000000ULL)
 			break;
 		passes = zf_next_passes(passes, took, cfg->min_ms);

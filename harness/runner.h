@@ -97,6 +97,8 @@ struct zf_run_timing {
 	uint64_t start_ns;		/* shared state made, tasks started and ready */
 	uint64_t calibrate_ns;		/* the repetitions that chose the passes */
 	unsigned int calibrate_reps;
+	uint64_t one_pass_took_ns;	/* calibration's first: one pass, its slowest task */
+	uint64_t one_pass_wall_ns;	/* and its wall (--plan tells a pass from the rest) */
 	uint64_t warmup_ns;		/* the repetitions not kept */
 	uint64_t measure_ns;		/* the kept repetitions, each verified */
 	uint64_t stop_ns;		/* tasks stopped, invariants checked, memory freed */

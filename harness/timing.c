@@ -59,6 +59,7 @@ void zf_plan_estimate(const struct zf_plan_probe *lo, const struct zf_plan_probe
 	double extra_ns = at_tasks(lo->rep_extra_ns, hi->rep_extra_ns, lo->tasks, hi->tasks, n);
 	double start_ns = at_tasks(lo->start_ns, hi->start_ns, lo->tasks, hi->tasks, n);
 	double stop_ns = at_tasks(lo->stop_ns, hi->stop_ns, lo->tasks, hi->tasks, n);
+	double wall_ns = at_tasks(lo->wall_fault_ns, hi->wall_fault_ns, lo->tasks, hi->tasks, n);
 	double pass_ns;
 
 	double took_ns, calib_ns = 0;
@@ -66,19 +67,23 @@ void zf_plan_estimate(const struct zf_plan_probe *lo, const struct zf_plan_probe
 
 	if (fault_ns < 0)
 		fault_ns = at_tasks(lo->fault_ns, hi->fault_ns, lo->tasks, hi->tasks, n);
+	else if (lo->fault_ns > 0)
+		wall_ns = fault_ns * lo->wall_fault_ns / lo->fault_ns;
+	if (wall_ns < fault_ns)
+		wall_ns = fault_ns;	/* a repetition lasts its slowest task at least */
 	pass_ns = faults_per_pass * (fault_ns > 0.001 ? fault_ns : 0.001);
 	memset(e, 0, sizeof(*e));
 	/* the runner's loop: a repetition of `passes`, until it lasts min_ms */
 	for (;;) {
 		took_ns = passes * pass_ns;
-		calib_ns += took_ns + extra_ns;
+		calib_ns += passes * faults_per_pass * wall_ns + extra_ns;
 		e->calibrate_reps++;
 		if (took_ns >= min_ms * 1e6 || e->calibrate_reps >= 64)
 			break;
 		passes = zf_next_passes(passes, (uint64_t)took_ns, min_ms);
 	}
 	e->passes = passes;
-	e->rep_ms = (passes * pass_ns + extra_ns) / 1e6;
+	e->rep_ms = (passes * faults_per_pass * wall_ns + extra_ns) / 1e6;
 	e->later_ms = (start_ns + stop_ns) / 1e6 + (warmup + 1) * e->rep_ms;
 	e->first_ms = e->later_ms + calib_ns / 1e6;
 }

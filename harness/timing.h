@@ -25,7 +25,8 @@ void zf_timing_json(const struct zf_results *r, struct zf_buf *b);
 struct zf_plan_probe {
 	int tasks;
 	double fault_ns;		/* the slowest task's time per fault, its teardown in */
-	double rep_extra_ns;		/* a repetition's wall beyond the slowest task's time */
+	double wall_fault_ns;		/* a repetition's wall per fault (waves, waits in) */
+	double rep_extra_ns;		/* a kept repetition's wall beyond its passes */
 	double start_ns, stop_ns;	/* the run's start and stop (timing.csv's) */
 };
 
@@ -43,7 +44,7 @@ struct zf_plan_estimate {
  * kind (lo at fewer tasks than hi, or the same): each cost linear in the
  * tasks between them and beyond, never below the lower of the two; a fault
  * costs fault_ns instead where that is not negative (a machine the probes
- * did not run on). Then the runner's own arithmetic: calibration from one
+ * did not run on), its wall in the same proportion as in lo. Then the runner's own arithmetic: calibration from one
  * pass (zf_next_passes) until a repetition lasts min_ms, `warmup`
  * repetitions and one kept.
  */

@@ -52,10 +52,15 @@ static bool pins(const struct zf_strategy *s)
 	return s->pin != NULL;
 }
 
+/* --plan: a repetition's overrun past min_ms (the request in flight), a configuration's start */
+#define ZO_PLAN_OVERRUN		1.05
+#define ZO_PLAN_START_MS	5.0
+
 struct zo_opts {
 	const char *strategies, *tasks, *placement, *segments, *sink, *out, *zero_size_arg;
 	unsigned long long zero_size;
 	unsigned long reps, min_ms;
+	bool plan;
 };
 
 struct zo_run;
@@ -193,7 +198,9 @@ static const char zeroout_usage[] =
 "  --placement P       compact, scatter, node:N, cpus:LIST (default compact)\n"
 "  --reps R            repetitions (default 5)\n"
 "  --min-ms MS         each repetition's length (default 200)\n"
-"  --out DIR           results folder, new or empty (default results/<UTC time>-<host>)\n";
+"  --out DIR           results folder, new or empty (default results/<UTC time>-<host>)\n"
+"  --plan              print the configurations and the estimated wall time (each\n"
+"                      repetition lasts --min-ms) and stop: nothing run or written\n";
 
 static int parse(int argc, char **argv, struct zo_opts *o)
 {
@@ -203,6 +210,7 @@ static int parse(int argc, char **argv, struct zo_opts *o)
 		{ "tasks", required_argument, NULL, 't' }, { "placement", required_argument, NULL, 'p' },
 		{ "reps", required_argument, NULL, 'r' }, { "min-ms", required_argument, NULL, 'm' },
 		{ "out", required_argument, NULL, 'o' }, { "workload", required_argument, NULL, 'w' },
+		{ "plan", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	int c, err = 0;
@@ -217,6 +225,7 @@ static int parse(int argc, char **argv, struct zo_opts *o)
 		case 't': o->tasks = optarg; break;
 		case 'p': o->placement = optarg; break;
 		case 'o': o->out = optarg; break;
+		case 'P': o->plan = true; break;
 		case 'z':
 			o->zero_size_arg = optarg;
 			err = zf_parse_size_opt("--zero-size", optarg, &o->zero_size);
@@ -374,6 +383,17 @@ int zf_zeroout_main(int argc, char **argv)
 	}
 	if (zf_parse_int_list(o.tasks, 1, cap, cap, &tasks, &nt, &w)) {
 		ret = zf_bad_value("--tasks", o.tasks, w);
+		goto close;
+	}
+	if (o.plan) {
+		/* time-bound: each repetition lasts min_ms, and the request in flight ends it */
+		double s_total = ns * ng * nt * (o.reps * o.min_ms * ZO_PLAN_OVERRUN + ZO_PLAN_START_MS) / 1e3;
+		long t = (long)(s_total + 0.5);
+
+		printf("plan: %zu configurations x %lu repetitions of %lu ms\n", ns * ng * nt, o.reps,
+		       o.min_ms);
+		printf("plan: estimated %ld:%02ld:%02ld (%.1f s)\n", t / 3600, t / 60 % 60, t % 60,
+		       s_total);
 		goto close;
 	}
 	if (zf_results_dir(o.out, dir, sizeof(dir), why, sizeof(why))) {

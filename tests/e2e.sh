@@ -85,6 +85,28 @@ else
 		"$(cat "$tmp/log")"
 fi
 
+# the other stages' plans, and run.sh's: each its estimate, nothing written
+if $bin c2c --plan --max-pairs 1 --out "$tmp/c2cplan" >"$tmp/log" 2>&1 && [ ! -e "$tmp/c2cplan" ] &&
+	grep -qE '^plan: 1 of [0-9]+ pairs' "$tmp/log" &&
+	grep -qE '^plan: estimated [0-9:]+ \([0-9.]+ s\)$' "$tmp/log" &&
+	$bin zeroout --plan --tasks 1,2 --reps 3 --min-ms 100 --out "$tmp/zoplan" >"$tmp/log" 2>&1 &&
+	[ ! -e "$tmp/zoplan" ] && grep -q '^plan: 16 configurations x 3 repetitions of 100 ms$' "$tmp/log" &&
+	grep -qE '^plan: estimated 0:00:0[45] \([0-9.]+ s\)$' "$tmp/log"; then
+	ok "c2c --plan and zeroout --plan: pairs, configurations and their time, no folder"
+else
+	fail "c2c --plan and zeroout --plan: pairs, configurations and their time, no folder" \
+		"$(cat "$tmp/log")"
+fi
+if ./run.sh --plan --no-install --no-kernel --tasks 1 --reps 2 --min-ms 10 >"$tmp/log" 2>&1 &&
+	grep -qE '^plan: (lifecycle|zeroout): [0-9:]+ \(' "$tmp/log" &&
+	[ "$(grep -cE '^plan: (lifecycle|zeroout): ' "$tmp/log")" = 2 ] &&
+	grep -qE '^plan: \./run\.sh: estimated [0-9:]+ \([0-9]+ s\)$' "$tmp/log" &&
+	! grep -q 'doctor:' "$tmp/log"; then
+	ok "run.sh --plan: each stage's estimate and the sum, nothing run"
+else
+	fail "run.sh --plan: each stage's estimate and the sum, nothing run" "$(cat "$tmp/log")"
+fi
+
 if $bin show "$tmp/sweep" | grep -q "ns per fault, most tasks over 1 task"; then
 	ok "show prints a results folder"
 else

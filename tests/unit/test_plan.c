@@ -13,7 +13,7 @@
 
 /* 1 task: 10 ns a fault, a 0.1 ms barrier, 1 ms start, 0.5 ms stop */
 static const struct zf_plan_probe one = {
-	.tasks = 1, .fault_ns = 10, .rep_extra_ns = 1e5, .start_ns = 1e6, .stop_ns = 5e5,
+	.tasks = 1, .fault_ns = 10, .wall_fault_ns = 10, .rep_extra_ns = 1e5, .start_ns = 1e6, .stop_ns = 5e5,
 };
 
 TEST(plan_calibrates_as_the_runner_does)
@@ -48,7 +48,7 @@ TEST(plan_a_pass_longer_than_min_ms_is_one_repetition)
 	/* 51200 faults of 2 us: 102 ms a pass against --min-ms 20 */
 	struct zf_plan_probe slow = one;
 
-	slow.fault_ns = 2000;
+	slow.fault_ns = slow.wall_fault_ns = 2000;
 	zf_plan_estimate(&slow, &slow, 1, -1, 51200, 20, 1, &e);
 	EXPECT_EQ(e.passes, 1);
 	EXPECT_EQ(e.calibrate_reps, 1);
@@ -62,7 +62,7 @@ TEST(plan_costs_are_linear_in_the_tasks_and_never_below_the_lower_probe)
 
 	/* global-like: 2 tasks cost 200 ns a fault; starting a task costs 1 ms more */
 	hi.tasks = 2;
-	hi.fault_ns = 200;
+	hi.fault_ns = hi.wall_fault_ns = 200;
 	hi.start_ns = 2e6;
 	zf_plan_estimate(&one, &hi, 1, -1, 1000, 0, 0, &e1);
 	zf_plan_estimate(&one, &hi, 2, -1, 1000, 0, 0, &e2);
@@ -78,7 +78,7 @@ TEST(plan_costs_are_linear_in_the_tasks_and_never_below_the_lower_probe)
 	EXPECT_TRUE(e64.later_ms - e64.rep_ms > 64.4 && e64.later_ms - e64.rep_ms < 64.6);
 	/* a probe at more tasks that came out cheaper (noise) does not make costs negative */
 	lower.tasks = 2;
-	lower.fault_ns = 5;
+	lower.fault_ns = lower.wall_fault_ns = 5;
 	zf_plan_estimate(&one, &lower, 256, -1, 1000, 0, 0, &e256);
 	EXPECT_TRUE(e256.rep_ms >= 0.105 - 1e-9);
 }
@@ -113,4 +113,17 @@ TEST(plan_timing_of_a_real_run_adds_up)
 	zf_run_result_free(&res);
 	zf_plan_free(&plan);
 	zf_topo_close(&topo);
+}
+
+TEST(plan_a_repetition_lasts_its_wall_where_the_tasks_wait_for_each_other)
+{
+	struct zf_plan_estimate e;
+	/* lifecycle-like: every task waits for the wave, a pass's wall twice its work */
+	struct zf_plan_probe waves = one;
+
+	waves.wall_fault_ns = 20;
+	zf_plan_estimate(&waves, &waves, 1, -1, 64, 100, 0, &e);
+	/* calibration stops on the work (100 ms of it), the repetition lasts the wall */
+	EXPECT_TRUE(e.passes * 64 * 10.0 >= 100e6);
+	EXPECT_TRUE(e.rep_ms > 200 && e.rep_ms < 260);
 }
