@@ -12,6 +12,7 @@
  * none:    no binding.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,25 +207,100 @@ out:
 	return n;
 }
 
+/*
+ * CPU numbers run to NR_CPUS, 8192 at most in any Linux configuration; a
+ * cpus: list past this one is a typing error, not a machine
+ */
+#define CPU_NUMBER_MAX	(1 << 20)
+
+static int set_cpus(unsigned long long first, unsigned long long last, void *set,
+		    const char **why)
+{
+	if (last > CPU_NUMBER_MAX) {
+		*why = "a CPU number past 1048576 (Linux numbers CPUs below 8192)";
+		return -EINVAL;
+	}
+	return hwloc_bitmap_set_range(set, first, last) ? -ENOMEM : 0;
+}
+
+/*
+ * A cpus: list, "0-3,8", as a set. Not hwloc_bitmap_list_sscanf(): it takes
+ * "010" for 8, "3-" for every CPU from 3 on and skips what is not a number
+ * ("1x2" is {2}), where a typing error must be refused.
+ */
+static hwloc_bitmap_t cpus_parse(const char *list, const char **why)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	int err;
+
+	if (!set) {
+		*why = "out of memory";
+		return NULL;
+	}
+	err = zf_parse_ranges(list, set_cpus, set, why);
+	if (err == -ENOMEM)
+		*why = "out of memory";
+	if (err) {
+		hwloc_bitmap_free(set);
+		return NULL;
+	}
+	return set;
+}
+
 int zf_placement_check(const char *placement, const char **why)
 {
 	unsigned long node;
-	long *cpus;
-	size_t n;
+	hwloc_bitmap_t cpus;
 
 	if (!strcmp(placement, "compact") || !strcmp(placement, "scatter") ||
 	    !strcmp(placement, "none"))
 		return 0;
+	/* any node number: the machine says later whether it has it */
 	if (!strncmp(placement, "node:", 5))
-		return zf_parse_ulong(placement + 5, 0, 4095, &node, why);
+		return zf_parse_ulong(placement + 5, 0, INT_MAX, &node, why);
 	if (!strncmp(placement, "cpus:", 5)) {
-		if (zf_parse_int_list(placement + 5, 0, 1 << 20, 0, &cpus, &n, why))
-			return -EINVAL;
-		free(cpus);
-		return 0;
+		cpus = cpus_parse(placement + 5, why);
+		hwloc_bitmap_free(cpus);
+		return cpus ? 0 : -EINVAL;
 	}
 	*why = "not a placement (compact, scatter, node:N, cpus:LIST, none)";
 	return -EINVAL;
+}
+
+/* the PUs of a cpus: list, lowest first; -EINVAL for one the machine cannot use */
+static int cpus_order(struct zf_topo *topo, const char *list, int *out, char *why, size_t len)
+{
+	hwloc_bitmap_t cpus, unusable;
+	const char *reason;
+	int cpu, n = 0;
+
+	cpus = cpus_parse(list, &reason);
+	if (!cpus) {
+		snprintf(why, len, "%s", reason);
+		return -EINVAL;
+	}
+	unusable = hwloc_bitmap_alloc();
+	if (!unusable) {
+		hwloc_bitmap_free(cpus);
+		return -ENOMEM;
+	}
+	/* a CPU that is no PU here, or one this process may not run on */
+	hwloc_bitmap_and(unusable, hwloc_topology_get_allowed_cpuset(topo->t),
+			 hwloc_topology_get_topology_cpuset(topo->t));
+	hwloc_bitmap_andnot(unusable, cpus, unusable);
+	cpu = hwloc_bitmap_first(unusable);
+	if (cpu >= 0) {
+		snprintf(why, len, "no usable CPU %d on this machine", cpu);
+		n = -EINVAL;
+	} else {
+		hwloc_bitmap_foreach_begin(cpu, cpus)
+			if (n < topo->pus)
+				out[n++] = cpu;
+		hwloc_bitmap_foreach_end();
+	}
+	hwloc_bitmap_free(cpus);
+	hwloc_bitmap_free(unusable);
+	return n;
 }
 
 /* the full PU order of a placement; returns its length or -errno */
@@ -246,30 +322,19 @@ static int placement_order(struct zf_topo *topo, const char *placement, int **or
 	} else if (!strcmp(placement, "scatter")) {
 		n = scatter_order(topo, out);
 	} else if (!strncmp(placement, "node:", 5)) {
-		unsigned node_os = atoi(placement + 5);
+		unsigned long node_os = strtoul(placement + 5, NULL, 10);
 		hwloc_obj_t node = hwloc_get_numanode_obj_by_os_index(topo->t, node_os);
 
 		if (!node) {
-			snprintf(why, len, "no NUMA node %u on this machine (%d nodes)",
+			snprintf(why, len, "no NUMA node %lu on this machine (%d nodes)",
 				 node_os, topo->numa_nodes);
 			return -EINVAL;
 		}
 		n = compact_order(topo, node->cpuset, out);
 	} else if (!strncmp(placement, "cpus:", 5)) {
-		long *cpus;
-		size_t i, ncpus;
-
-		zf_parse_int_list(placement + 5, 0, 1 << 20, 0, &cpus, &ncpus, &reason);
-		for (i = 0; i < ncpus; i++) {
-			if (!pu_obj(topo, cpus[i]) ||
-			    !hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(topo->t), cpus[i])) {
-				snprintf(why, len, "no usable CPU %ld on this machine", cpus[i]);
-				free(cpus);
-				return -EINVAL;
-			}
-			out[n++] = cpus[i];
-		}
-		free(cpus);
+		n = cpus_order(topo, placement + 5, out, why, len);
+		if (n == -EINVAL)
+			return n;
 	}
 	if (n < 0)
 		snprintf(why, len, "out of memory");

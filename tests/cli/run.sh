@@ -173,6 +173,8 @@ bad "--inject-ns: bogus=5: not an emulated strategy" run --inject-ns bogus=5
 bad "--placement: cpus:: empty" run --placement cpus:
 bad "--placement: cpus:1-0: range ends before it starts" run --placement cpus:1-0
 bad "--placement: node:-1: not a number" run --placement node:-1
+bad "--placement: cpus:0-2000000: a CPU number past 1048576" run --placement cpus:0-2000000
+bad "--placement: cpus:0x10: not a number or range" run --placement cpus:0x10
 
 # --- zeroout ---
 bad "--sink: disk: not a sink (emulated, file)" zeroout --sink disk

@@ -160,6 +160,20 @@ TEST(placement_names_are_checked)
 	EXPECT_TRUE(zf_placement_check("node:x", &why) != 0);
 	EXPECT_TRUE(zf_placement_check("cpus:", &why) != 0);
 	EXPECT_TRUE(zf_placement_check("cpus:3-1", &why) != 0);
+	/* what hwloc_bitmap_list_sscanf() would take: octal, hex, open ranges, garbage */
+	EXPECT_TRUE(zf_placement_check("cpus:0x10", &why) != 0);
+	EXPECT_TRUE(zf_placement_check("cpus:3-", &why) != 0);
+	EXPECT_TRUE(zf_placement_check("cpus:1x2", &why) != 0);
+	EXPECT_TRUE(zf_placement_check("cpus: 5", &why) != 0);
+	EXPECT_TRUE(zf_placement_check("cpus:1,,2", &why) != 0);
+	EXPECT_TRUE(zf_placement_check("cpus:0-1048577", &why) != 0);
+	EXPECT_EQ(zf_placement_check("cpus:0-1048576", &why), 0);
+	EXPECT_EQ(zf_placement_check("node:5000", &why), 0);	/* the machine says */
+}
+
+TEST(cpus_placement_reads_decimal_and_dedups)
+{
+	EXPECT_PLAN(HASWELL, "cpus:010,9,10,9-10", 2, "9,10");
 }
 
 TEST(binding_on_this_machine_takes)
