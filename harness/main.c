@@ -811,13 +811,40 @@ static const char topo_usage[] =
 "  gives each task, without running anything.\n"
 "  --summary           one line: packages=N numa_nodes=N cores=N pus=N\n";
 
+/* the plan of n tasks (0: as many as the placement has PUs), printed */
+static int topo_plan(struct zf_topo *topo, const char *placement, unsigned long n)
+{
+	size_t len = strlen(placement) + ZF_PLACEMENT_WHY_LEN;	/* the error names it */
+	char *reason = malloc(len);
+	struct zf_plan plan;
+	int err = 0;
+
+	if (!reason)
+		return bad("--placement", placement, "out of memory");
+	if (!n) {
+		int cap = zf_placement_capacity(topo, placement, reason, len);
+
+		if (cap < 0)
+			err = bad("--placement", placement, reason);
+		n = cap > 0 ? cap : 1;
+	}
+	if (!err && zf_plan_make(topo, placement, n, &plan, reason, len)) {
+		fprintf(stderr, "hzfbench: --tasks: %lu: %s\n", n, reason);
+		err = 2;
+	} else if (!err) {
+		zf_plan_print(&plan, stdout);
+		zf_plan_free(&plan);
+	}
+	free(reason);
+	return err;
+}
+
 static int cmd_topo(int argc, char **argv)
 {
 	struct options o = { 0 };
 	struct zf_topo topo;
-	struct zf_plan plan;
 	const char *why;
-	char reason[256], zero_why[512];
+	char zero_why[512];
 	unsigned long n = 0;
 	int err;
 
@@ -855,28 +882,10 @@ static int cmd_topo(int argc, char **argv)
 			       mapped ? "unknown: " : "not mapped: ", mapped > 0 ? "" : zero_why);
 		}
 	}
-	if (o.placements || o.tasks) {
-		const char *placement = o.placements ? o.placements : "compact";
-
-		if (!n) {
-			n = zf_placement_capacity(&topo, placement, reason, sizeof(reason));
-			if ((int)n < 0) {
-				zf_topo_close(&topo);
-				return bad("--placement", placement, reason);
-			}
-			if (!n)
-				n = 1;
-		}
-		if (zf_plan_make(&topo, placement, n, &plan, reason, sizeof(reason))) {
-			zf_topo_close(&topo);
-			fprintf(stderr, "hzfbench: --tasks: %lu: %s\n", n, reason);
-			return 2;
-		}
-		zf_plan_print(&plan, stdout);
-		zf_plan_free(&plan);
-	}
+	if (o.placements || o.tasks)
+		err = topo_plan(&topo, o.placements ? o.placements : "compact", n);
 	zf_topo_close(&topo);
-	return 0;
+	return err;
 }
 
 static int cmd_probe(int argc, char **argv)

@@ -11,11 +11,13 @@
  * cpus:L:  the PUs of the list, lowest first (a set, as taskset takes it).
  * none:    no binding.
  */
+#define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "parse.h"
 #include "topo.h"
 
@@ -29,21 +31,21 @@ int zf_topo_open(struct zf_topo *topo, const char *xml_path, char *why, size_t l
 		snprintf(why, len, "hwloc_topology_init: %s", strerror(errno));
 		return -errno;
 	}
+	/* a synthetic description with indexes= grows with the PUs: no fixed size */
 	if (xml_path) {
 		err = hwloc_topology_set_xml(topo->t, xml_path);
-		snprintf(topo->source, sizeof(topo->source), "xml: %s", xml_path);
+		err = asprintf(&topo->source, "xml: %s", xml_path) < 0 || err;
 	} else if (synthetic && *synthetic) {
 		err = hwloc_topology_set_synthetic(topo->t, synthetic);
-		snprintf(topo->source, sizeof(topo->source), "synthetic: %s", synthetic);
+		err = asprintf(&topo->source, "synthetic: %s", synthetic) < 0 || err;
 	} else {
-		err = 0;
-		snprintf(topo->source, sizeof(topo->source), "this system");
+		topo->source = strdup("this system");
+		err = !topo->source;
 	}
 	if (err || hwloc_topology_load(topo->t)) {
 		snprintf(why, len, "%s: cannot be loaded", xml_path ? xml_path :
 			 synthetic && *synthetic ? synthetic : "hwloc");
-		hwloc_topology_destroy(topo->t);
-		topo->t = NULL;
+		zf_topo_close(topo);
 		return -EINVAL;
 	}
 	topo->thissystem = hwloc_topology_is_thissystem(topo->t);
@@ -59,6 +61,8 @@ void zf_topo_close(struct zf_topo *topo)
 	if (topo->t)
 		hwloc_topology_destroy(topo->t);
 	topo->t = NULL;
+	free(topo->source);
+	topo->source = NULL;
 }
 
 int zf_topo_export_xml(struct zf_topo *topo, const char *path)
@@ -367,20 +371,23 @@ int zf_plan_make(struct zf_topo *topo, const char *placement, int ntasks,
 		n = placement_order(topo, placement, &order, why, len);
 		if (n < 0)
 			goto fail;
+		/* a cpus: list too long for why is left out, never cut */
 		if (n < ntasks) {
-			snprintf(why, len, "placement %s has %d PU%s for %d tasks", placement,
-				 n, n == 1 ? "" : "s", ntasks);
+			if (snprintf(why, len, "placement %s has %d PU%s for %d tasks", placement, n,
+				     n == 1 ? "" : "s", ntasks) >= (int)len)
+				snprintf(why, len, "the placement has %d PU%s for %d tasks", n,
+					 n == 1 ? "" : "s", ntasks);
 			n = -EINVAL;
 			goto fail;
 		}
 	}
-	snprintf(plan->placement, sizeof(plan->placement), "%s", placement);
+	plan->placement = strdup(placement);
 	plan->ntasks = ntasks;
 	plan->pu = calloc(ntasks, sizeof(int));
 	plan->core = calloc(ntasks, sizeof(int));
 	plan->package = calloc(ntasks, sizeof(int));
 	plan->node = calloc(ntasks, sizeof(int));
-	if (!plan->pu || !plan->core || !plan->package || !plan->node) {
+	if (!plan->placement || !plan->pu || !plan->core || !plan->package || !plan->node) {
 		snprintf(why, len, "out of memory");
 		n = -ENOMEM;
 		goto fail;
@@ -437,6 +444,7 @@ int zf_plans_pus(const struct zf_plan *plans, size_t nplans, int **pus, int *n)
 
 void zf_plan_free(struct zf_plan *plan)
 {
+	free(plan->placement);
 	free(plan->pu);
 	free(plan->core);
 	free(plan->package);
@@ -444,19 +452,17 @@ void zf_plan_free(struct zf_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
-void zf_plan_pu_list(const struct zf_plan *plan, char *buf, size_t len)
+char *zf_plan_pu_list(const struct zf_plan *plan)
 {
-	size_t used = 0;
+	struct zf_buf b = { 0 };
 	int i;
 
-	buf[0] = '\0';
-	for (i = 0; i < plan->ntasks && used < len; i++) {
-		if (plan->pu[i] < 0) {
-			snprintf(buf, len, "none");
-			return;
-		}
-		used += snprintf(buf + used, len - used, "%s%d", i ? "," : "", plan->pu[i]);
-	}
+	zf_buf_printf(&b, "%s", plan->ntasks && plan->pu[0] < 0 ? "none" : "");
+	for (i = 0; i < plan->ntasks && plan->pu[i] >= 0; i++)
+		zf_buf_printf(&b, "%s%d", i ? "," : "", plan->pu[i]);
+	if (b.oom)
+		zf_buf_free(&b);
+	return b.text;
 }
 
 int zf_topo_bind_self(struct zf_topo *topo, int pu, char *why, size_t len)
@@ -489,32 +495,36 @@ int zf_topo_bind_self(struct zf_topo *topo, int pu, char *why, size_t len)
 void zf_topo_print(struct zf_topo *topo, FILE *out)
 {
 	hwloc_obj_t node = NULL, pkg = NULL;
-	char list[1024];
+	char *list;
 
 	fprintf(out, "machine: %d package%s, %d NUMA node%s, %d cores, %d PUs (%s)\n",
 		topo->packages, topo->packages == 1 ? "" : "s", topo->numa_nodes,
 		topo->numa_nodes == 1 ? "" : "s", topo->cores, topo->pus, topo->source);
 	while ((pkg = hwloc_get_next_obj_by_type(topo->t, HWLOC_OBJ_PACKAGE, pkg))) {
-		hwloc_bitmap_list_snprintf(list, sizeof(list), pkg->cpuset);
+		list = NULL;
+		hwloc_bitmap_list_asprintf(&list, pkg->cpuset);
 		fprintf(out, "  package %u: %d cores, PUs %s\n", pkg->logical_index,
 			hwloc_get_nbobjs_inside_cpuset_by_type(topo->t, pkg->cpuset,
-							       HWLOC_OBJ_CORE), list);
+							       HWLOC_OBJ_CORE), list ? list : "?");
+		free(list);
 	}
 	while ((node = hwloc_get_next_obj_by_type(topo->t, HWLOC_OBJ_NUMANODE, node))) {
-		hwloc_bitmap_list_snprintf(list, sizeof(list), node->cpuset);
-		fprintf(out, "  NUMA node %u: PUs %s, %llu MiB\n", node->os_index, list,
+		list = NULL;
+		hwloc_bitmap_list_asprintf(&list, node->cpuset);
+		fprintf(out, "  NUMA node %u: PUs %s, %llu MiB\n", node->os_index, list ? list : "?",
 			(unsigned long long)(node->attr->numanode.local_memory >> 20));
+		free(list);
 	}
 }
 
 void zf_plan_print(const struct zf_plan *plan, FILE *out)
 {
-	char list[8192];
+	char *list = zf_plan_pu_list(plan);
 	int i;
 
-	zf_plan_pu_list(plan, list, sizeof(list));
 	fprintf(out, "placement %s, %d task%s: PUs %s\n", plan->placement, plan->ntasks,
-		plan->ntasks == 1 ? "" : "s", list);
+		plan->ntasks == 1 ? "" : "s", list ? list : "? (out of memory)");
+	free(list);
 	fprintf(out, "  %-6s %-6s %-6s %-8s %s\n", "task", "pu", "core", "package", "node");
 	for (i = 0; i < plan->ntasks; i++)
 		fprintf(out, "  %-6d %-6d %-6d %-8d %d\n", i, plan->pu[i], plan->core[i],

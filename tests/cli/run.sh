@@ -249,6 +249,19 @@ bad_as_is "samples.csv" compare "$sample" "$tmp/quote"
 
 bad "model: extra: unexpected argument" model extra
 
+# --- machines of thousands of PUs (HWLOC_SYNTHETIC): CPU lists grow with them ---
+big="pack:8 numa:2 core:128 pu:2"	# 4,096 PUs, 16 nodes of 256
+odd=$(seq -s, 1 2 4095)	# 2,048 single CPUs in 9,684 bytes
+if HWLOC_SYNTHETIC=$big "$bin" topo --placement "cpus:$odd" >"$tmp/out" 2>"$tmp/err" &&
+	[ "$(grep '^placement' "$tmp/out")" = "placement cpus:$odd, 2048 tasks: PUs $odd" ] &&
+	grep -q '^  2047   4095   2047   7        15$' "$tmp/out" &&
+	grep -q '^  NUMA node 15: PUs 3840-4095, ' "$tmp/out"; then
+	ok "topo at 4,096 PUs: a cpus: placement of 2,048 CPUs planned and printed whole"
+else
+	fail "topo at 4,096 PUs: a cpus: placement of 2,048 CPUs planned and printed whole" \
+		"$(head -c 300 "$tmp/out")" "$(cat "$tmp/err")"
+fi
+
 mkdir -p "$tmp/full" && echo precious >"$tmp/full/keep.txt"
 if ! "$bin" run --out "$tmp/full" --size 64M --min-ms 1 --reps 1 2>"$tmp/err" &&
 	grep -q -- "--out: $tmp/full: exists and is not empty" "$tmp/err" &&

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "../../harness/model.h"
+#include "synthetic.h"
 #include "test.h"
 
 #define ONE_NODE "core:8 pu:2"
@@ -19,17 +20,6 @@ static bool near(double a, double b)
 	return fabs(a - b) < 1e-9 * (1 + fabs(b));
 }
 #define NEAR(a, b) near((a), (b))
-
-static int open_synthetic(struct zf_topo *topo, const char *synthetic)
-{
-	char why[256];
-	int err;
-
-	setenv("HWLOC_SYNTHETIC", synthetic, 1);
-	err = zf_topo_open(topo, NULL, why, sizeof(why));
-	unsetenv("HWLOC_SYNTHETIC");
-	return err;
-}
 
 /* the hand-off matrix of the first n PUs of a placement, from levels */
 static double *level_matrix(struct zf_topo *topo, const char *placement, int n,

@@ -23,7 +23,10 @@ static int plan_list(const char *synthetic, const char *placement, int ntasks,
 	if (err) {
 		snprintf(out, len, "error: %s", why);
 	} else {
-		zf_plan_pu_list(&plan, out, len);
+		char *list = zf_plan_pu_list(&plan);
+
+		snprintf(out, len, "%s", list ? list : "out of memory");
+		free(list);
 		zf_plan_free(&plan);
 	}
 	zf_topo_close(&topo);
