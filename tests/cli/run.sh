@@ -64,7 +64,7 @@ bad "--size: 1M: smaller than --step" run --size 1M
 bad "--step: -2M: not a size" run --step -2M
 bad "--step: 1: 107374182400 faults per pass" run --step 1
 bad "--tasks: 0: too small" run --tasks 0
-bad "--tasks: 5000: too large" run --tasks 5000
+bad "--tasks: 5000: too large (at most 4096: one task a PU, or 4096 where" run --tasks 5000
 bad "--tasks: two: not a number" run --tasks two
 bad "--tasks: 3: placement compact has" run --tasks 3
 bad "--tasks: 9-1: range ends before it starts" sweep --tasks 9-1
@@ -249,8 +249,9 @@ bad_as_is "samples.csv" compare "$sample" "$tmp/quote"
 
 bad "model: extra: unexpected argument" model extra
 
-# --- machines of thousands of PUs (HWLOC_SYNTHETIC): CPU lists grow with them ---
+# --- machines of thousands of PUs (HWLOC_SYNTHETIC): task counts and CPU lists grow with them ---
 big="pack:8 numa:2 core:128 pu:2"	# 4,096 PUs, 16 nodes of 256
+HWLOC_SYNTHETIC=$big bad_as_is "--tasks: 4097: too large (at most 4096" topo --tasks 4097
 odd=$(seq -s, 1 2 4095)	# 2,048 single CPUs in 9,684 bytes
 if HWLOC_SYNTHETIC=$big "$bin" topo --placement "cpus:$odd" >"$tmp/out" 2>"$tmp/err" &&
 	[ "$(grep '^placement' "$tmp/out")" = "placement cpus:$odd, 2048 tasks: PUs $odd" ] &&
@@ -260,6 +261,12 @@ if HWLOC_SYNTHETIC=$big "$bin" topo --placement "cpus:$odd" >"$tmp/out" 2>"$tmp/
 else
 	fail "topo at 4,096 PUs: a cpus: placement of 2,048 CPUs planned and printed whole" \
 		"$(head -c 300 "$tmp/out")" "$(cat "$tmp/err")"
+fi
+if HWLOC_SYNTHETIC="pack:16 numa:2 core:128 pu:2" "$bin" topo --tasks 8192 >"$tmp/out" 2>"$tmp/err" &&
+	grep -q '^  8191   8191   4095   15       31$' "$tmp/out"; then
+	ok "topo at 8,192 PUs: 8,192 tasks, one a PU (past 4,096)"
+else
+	fail "topo at 8,192 PUs: 8,192 tasks, one a PU (past 4,096)" "$(tail -2 "$tmp/out")" "$(cat "$tmp/err")"
 fi
 
 mkdir -p "$tmp/full" && echo precious >"$tmp/full/keep.txt"
