@@ -89,12 +89,12 @@ static void contention(const struct zf_csv *csv, const struct cols *c, FILE *out
 static void strategy_cost(const struct zf_csv *csv, const struct cols *c, const char *dir,
 			  FILE *out)
 {
-	char path[PATH_MAX + 16], text[65536], probe[64];
+	char probe[64], *meta = zf_results_meta(dir);
+	int err = !meta || zf_json_get(meta, "probes.inc_not_zero_ns", probe, sizeof(probe));
 	size_t i;
 
-	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	if (zf_read_file(path, text, sizeof(text)) ||
-	    zf_json_get(text, "probes.inc_not_zero_ns", probe, sizeof(probe)))
+	free(meta);
+	if (err)
 		return;
 	for (i = 0; i < csv->nrows; i++) {
 		char **g = csv->rows[i], **p;

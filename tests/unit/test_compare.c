@@ -10,6 +10,7 @@
 #include "../../harness/buf.h"
 #include "../../harness/compare.h"
 #include "../../harness/csv.h"
+#include "../../harness/results.h"
 #include "test.h"
 
 #define KEY_COLUMNS "strategy,fault,task_kind,tasks,placement,step,faults_per_pass"
@@ -23,11 +24,10 @@ static void sample_row(struct zf_buf *b, const char *strategy, const char *place
 	zf_buf_printf(b, "2097152,64,%ld,%g\n", rep, ns);
 }
 
-/* a complete results folder holding samples.csv's rows: mkdtemp()ed into dir */
-static int folder(char *dir, size_t len, const struct zf_buf *rows)
+/* a complete results folder holding samples.csv's rows and meta: mkdtemp()ed into dir */
+static int folder_meta(char *dir, size_t len, const struct zf_buf *rows, const char *meta)
 {
 	struct zf_buf csv = { 0 };
-	const char *meta = "{\"complete\": true}\n";
 	int err;
 
 	snprintf(dir, len, "/tmp/hzftest-compare.XXXXXX");
@@ -39,6 +39,11 @@ static int folder(char *dir, size_t len, const struct zf_buf *rows)
 	      zf_write_atomic(dir, "samples.csv", csv.text, csv.len);
 	zf_buf_free(&csv);
 	return err ? -1 : 0;
+}
+
+static int folder(char *dir, size_t len, const struct zf_buf *rows)
+{
+	return folder_meta(dir, len, rows, "{\"complete\": true}\n");
 }
 
 static void remove_folder(const char *dir)
@@ -178,4 +183,32 @@ TEST(compare_keeps_keys_apart_past_256_bytes)
 	zf_buf_free(&list);
 	free(one);
 	free(other);
+}
+
+TEST(compare_reads_a_meta_json_past_64_KiB)
+{
+	struct zf_buf meta = { 0 }, rows = { 0 };
+	char dir[64], why[256], accel[16], pad[1024];
+	struct zf_csv c;
+	int i;
+
+	/* what a 4,096-CPU machine's lists make of it: "complete" past the first 64 KiB */
+	memset(pad, 'x', sizeof(pad) - 1);
+	pad[sizeof(pad) - 1] = '\0';
+	zf_buf_printf(&meta, "{\"doctor\": [");
+	for (i = 0; i < 100; i++)
+		zf_buf_printf(&meta, "%s\"%s\"", i ? ", " : "", pad);
+	zf_buf_printf(&meta, "], \"virtualized\": \"tcg\", \"complete\": true}\n");
+	sample_row(&rows, "global", "compact", 0, 1);
+	ASSERT_TRUE(meta.len > 100000 && !meta.oom);
+	ASSERT_EQ(folder_meta(dir, sizeof(dir), &rows, meta.text), 0);
+	EXPECT_EQ(zf_results_complete(dir, why, sizeof(why)), 0);
+	zf_results_virtualized(dir, accel, sizeof(accel));
+	EXPECT_STREQ(accel, "tcg");
+	EXPECT_EQ(compare(dir, dir, &c), 0);
+	EXPECT_EQ(c.nrows, 1);
+	zf_csv_free(&c);
+	remove_folder(dir);
+	zf_buf_free(&meta);
+	zf_buf_free(&rows);
 }
