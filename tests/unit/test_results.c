@@ -433,12 +433,53 @@ TEST(usemem_report_reads_the_median_repetition)
 	EXPECT_EQ(system(path), 0);
 }
 
+/* what zf_show() prints for dir, malloc()ed; NULL when it fails */
+static char *shown(const char *dir)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	int err;
+
+	if (!out)
+		return NULL;
+	err = zf_show(dir, out);
+	fclose(out);
+	if (err) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* show: every flagged configuration named, however many (cut at 255 bytes before) */
+TEST(show_names_every_flagged_configuration)
+{
+	char dir[] = "/tmp/hzfshow.XXXXXX", *text, path[64];
+	struct zf_buf summary = { 0 };
+	int t;
+
+	ASSERT_TRUE(mkdtemp(dir));
+	zf_buf_printf(&summary, ZF_SUMMARY_COLUMNS "\n");
+	for (t = 1; t <= 40; t++)
+		zf_buf_printf(&summary, "global,emulated,thread,%d,compact,2097152,512,2,10,9,11,1,1e8,5,"
+			      "1,0.0,0.0,,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,1,,,,\n", t);
+	write_text(dir, "summary.csv", summary.text);
+	text = shown(dir);
+	ASSERT_TRUE(text != NULL);
+	EXPECT_TRUE(strstr(text, "flagged (overlap or CPU/wall below 0.9): global emulated thread x1 1, "
+			   "global emulated thread x2 1, ") != NULL);
+	EXPECT_TRUE(strstr(text, ", global emulated thread x40 1\n") != NULL);
+	free(text);
+	zf_buf_free(&summary);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	EXPECT_EQ(system(path), 0);
+}
+
 /* show: a real-fault configuration whose verification failed is named, the rest counted */
 TEST(show_names_failed_kernel_checks)
 {
-	char dir[] = "/tmp/hzfshow.XXXXXX", *text = NULL, path[64];
-	size_t len = 0;
-	FILE *out;
+	char dir[] = "/tmp/hzfshow.XXXXXX", *text, path[64];
 
 	ASSERT_TRUE(mkdtemp(dir));
 	write_text(dir, "summary.csv", ZF_SUMMARY_COLUMNS "\n"
@@ -452,10 +493,8 @@ TEST(show_names_failed_kernel_checks)
 		   "global,kernel,process,1,compact,0,0,1.0000,0,0,ok\n"
 		   "native,kernel,process,1,compact,1,3,1.0000,0,0,fallback\n"
 		   "global,kernel,process,1,compact,1,0,1.0000,0,0,ok\n");
-	out = open_memstream(&text, &len);
-	ASSERT_TRUE(out != NULL);
-	ASSERT_EQ(zf_show(dir, out), 0);
-	fclose(out);
+	text = shown(dir);
+	ASSERT_TRUE(text != NULL);
 	EXPECT_TRUE(strstr(text, "native      process  compact      1 tasks: 1 of 2 repetitions ok; "
 			   "3 fallbacks") != NULL);
 	EXPECT_TRUE(strstr(text, "global      process  compact      1 tasks: 2 of 2") == NULL);
