@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* File formats: CSV and JSON written and read back, atomic writes, /proc and /sys text, figures. */
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -137,6 +138,19 @@ TEST(this_machine_facts_are_read)
 	EXPECT_TRUE(!strcmp(si.persistent_huge_zero_folio, "y") ||
 		    !strcmp(si.persistent_huge_zero_folio, "n") ||
 		    !strcmp(si.persistent_huge_zero_folio, "unknown"));
+}
+
+/* a file read whole: /proc/stat says size 0, /dev/zero never ends and is refused by name */
+TEST(files_read_whole_and_a_size_limit_named)
+{
+	size_t len = 0;
+	char *text;
+
+	ASSERT_EQ(zf_read_file_alloc("/proc/stat", &text, &len), 0);
+	EXPECT_TRUE(len > 0 && strlen(text) == len && !strncmp(text, "cpu ", 4));
+	free(text);
+	EXPECT_EQ(zf_read_file_alloc("/dev/zero", &text, NULL), -EFBIG);
+	EXPECT_TRUE(text == NULL);
 }
 
 TEST(rep_figures_follow_the_slowest_task)
