@@ -43,8 +43,12 @@ int zf_topo_open(struct zf_topo *topo, const char *xml_path, char *why, size_t l
 		err = !topo->source;
 	}
 	if (err || hwloc_topology_load(topo->t)) {
-		snprintf(why, len, "%s: cannot be loaded", xml_path ? xml_path :
-			 synthetic && *synthetic ? synthetic : "hwloc");
+		const char *what = xml_path ? xml_path : synthetic && *synthetic ? synthetic : "hwloc";
+
+		/* named where it fits, never cut: a synthetic description may be KiBs */
+		if (snprintf(why, len, "%s: cannot be loaded", what) >= (int)len)
+			snprintf(why, len, "%s of %zu bytes: cannot be loaded",
+				 xml_path ? "an XML file name" : "HWLOC_SYNTHETIC", strlen(what));
 		zf_topo_close(topo);
 		return -EINVAL;
 	}

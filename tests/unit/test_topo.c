@@ -66,6 +66,22 @@ TEST(topo_synthetic_two_packages_is_read)
 	zf_topo_close(&topo);
 }
 
+TEST(topo_a_long_bad_description_is_named_whole_or_by_size)
+{
+	char long_one[600], why[256];
+	struct zf_topo topo;
+
+	memset(long_one, 'x', sizeof(long_one) - 1);
+	long_one[sizeof(long_one) - 1] = '\0';
+	setenv("HWLOC_SYNTHETIC", "pack:2 bogus:3", 1);
+	EXPECT_TRUE(zf_topo_open(&topo, NULL, why, sizeof(why)) != 0);
+	EXPECT_STREQ(why, "pack:2 bogus:3: cannot be loaded");
+	setenv("HWLOC_SYNTHETIC", long_one, 1);
+	EXPECT_TRUE(zf_topo_open(&topo, NULL, why, sizeof(why)) != 0);
+	EXPECT_STREQ(why, "HWLOC_SYNTHETIC of 599 bytes: cannot be loaded");
+	unsetenv("HWLOC_SYNTHETIC");
+}
+
 TEST(compact_fills_cores_of_package_0_first)
 {
 	EXPECT_PLAN(HASWELL, "compact", 4, "0,2,4,6");
