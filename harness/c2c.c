@@ -160,7 +160,7 @@ int zf_c2c_main(int argc, char **argv)
 		{ "plan", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	const char *placement = "compact", *xml = NULL, *out = NULL, *why_s;
+	const char *placement = "compact", *xml = NULL, *out = NULL, *why_s, *tasks = NULL;
 	unsigned long rounds = 20000, max_pairs = 1000, ntasks = 0;
 	enum zf_pp_method method = ZF_PP_CAS;
 	bool neighbours = false, plan_only = false;
@@ -183,8 +183,10 @@ int zf_c2c_main(int argc, char **argv)
 			placement = optarg;
 			break;
 		case 'n':
-			if (zf_parse_num_opt("--tasks", optarg, 2, 4096, &ntasks))
+			/* the placement's PUs say how many may be asked for */
+			if (zf_parse_num_opt("--tasks", optarg, 2, INT_MAX, &ntasks))
 				return 2;
+			tasks = optarg;
 			break;
 		case 'P':
 			if (strcmp(optarg, "all") && strcmp(optarg, "neighbours"))
@@ -225,11 +227,12 @@ int zf_c2c_main(int argc, char **argv)
 		return 2;
 	}
 	n = zf_placement_capacity(&topo, placement, why, sizeof(why));
-	if (n < 0 || (ntasks && (int)ntasks > n) || n < 2) {
+	if (n >= 2 && ntasks > (unsigned long)n)
+		snprintf(why, sizeof(why), "more than the placement's %d PUs", n);
+	if (n < 2 || ntasks > (unsigned long)n) {
 		zf_topo_close(&topo);
-		return zf_bad_value(ntasks && n >= 0 && (int)ntasks > n ? "--tasks" : "--placement",
-			   ntasks && n >= 0 && (int)ntasks > n ? "too many" : placement,
-			   n < 0 ? why : "needs two PUs at least");
+		return n >= 2 ? zf_bad_value("--tasks", tasks, why) :
+		       zf_bad_value("--placement", placement, n < 0 ? why : "needs two PUs at least");
 	}
 	if (ntasks)
 		n = ntasks;

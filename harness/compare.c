@@ -40,16 +40,20 @@ bool zf_compare_metric_known(const char *name, bool *higher)
 	return false;
 }
 
-/* one configuration's key, as "strategy,fault,...": the rows' common text */
-static void key_of(const struct zf_csv *c, const int *col, char **row, char *out, size_t len)
+/* one configuration's key, as "strategy,fault,...": malloc()ed, whole (a cpus: list is long) */
+static char *key_of(const int *col, char **row)
 {
-	size_t i, used = 0;
+	struct zf_buf key = { 0 };
+	char *text;
+	size_t i;
 
-	out[0] = '\0';
 	for (i = 0; i < NKEYS; i++)
-		used += snprintf(out + used, used < len ? len - used : 0, "%s%s", i ? "," : "",
-				 row[col[i]]);
-	(void)c;
+		zf_buf_printf(&key, "%s%s", i ? "," : "", row[col[i]]);
+	if (key.oom)
+		zf_buf_free(&key);
+	/* to its size: a zf_buf starts at 4 KiB, and there is one key a row */
+	text = key.text ? realloc(key.text, key.len + 1) : NULL;
+	return text ? text : key.text;
 }
 
 int zf_compare_pattern_check(const char *pattern, const char **why)
@@ -71,35 +75,126 @@ int zf_compare_pattern_check(const char *pattern, const char **why)
 	return 0;
 }
 
-/* key matches pattern field by field ('*' any); fields past the pattern's match */
-static bool key_matches(const char *key, const char *pattern)
+/*
+ * A row's key columns (col) match pattern field by field ('*' any); fields
+ * past the pattern's match. The columns, not the joined key: a cpus:
+ * placement has commas of its own.
+ */
+static bool key_matches(char **row, const int *col, const char *pattern)
 {
-	while (*pattern) {
-		size_t kl = strcspn(key, ","), pl = strcspn(pattern, ",");
+	size_t i;
 
-		if (!(pl == 1 && *pattern == '*') && (pl != kl || strncmp(key, pattern, pl)))
+	for (i = 0; *pattern && i < NKEYS; i++) {
+		size_t pl = strcspn(pattern, ",");
+		const char *field = row[col[i]];
+
+		if (!(pl == 1 && *pattern == '*') && (strlen(field) != pl || strncmp(field, pattern, pl)))
 			return false;
-		key += kl + (key[kl] == ',');
 		pattern += pl + (pattern[pl] == ',');
 	}
 	return true;
 }
 
-static bool ungated(const struct zf_compare_opts *o, const char *key)
+static bool ungated(const struct zf_compare_opts *o, char **row, const int *col)
 {
 	int i;
 
 	for (i = 0; i < o->nungated; i++)
-		if (key_matches(key, o->ungated[i]))
+		if (key_matches(row, col, o->ungated[i]))
 			return true;
 	return false;
 }
 
+/* a row by its key and repetition, for finding rows by them in O(log rows) */
+struct row_ref {
+	const char *key, *rep;
+	size_t row;
+};
+
 struct side {
 	struct zf_csv csv;
 	int key[NKEYS], check, rep;
-	char (*keys)[256];	/* per row */
+	char **keys;		/* per row */
+	struct row_ref *refs;	/* every row, by key, then repetition, then row */
+	bool *first;		/* per row: the first of its key */
 };
+
+static int cmp_ref(const void *x, const void *y)
+{
+	const struct row_ref *a = x, *b = y;
+	int c = strcmp(a->key, b->key);
+
+	if (!c)
+		c = strcmp(a->rep, b->rep);
+	return c ? c : (a->row > b->row) - (a->row < b->row);
+}
+
+/* the first ref at or after (key, rep) in order; rep NULL: the first of key */
+static size_t lower(const struct side *s, const char *key, const char *rep)
+{
+	size_t lo = 0, hi = s->csv.nrows;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->refs[mid].key, key);
+
+		if (!c && rep)
+			c = strcmp(s->refs[mid].rep, rep);
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool has_key(const struct side *s, const char *key)
+{
+	size_t i = lower(s, key, NULL);
+
+	return i < s->csv.nrows && !strcmp(s->refs[i].key, key);
+}
+
+static void side_free(struct side *s)
+{
+	size_t i;
+
+	for (i = 0; s->keys && i < s->csv.nrows; i++)
+		free(s->keys[i]);
+	free(s->keys);
+	free(s->refs);
+	free(s->first);
+	zf_csv_free(&s->csv);
+}
+
+/* every row's key, and the rows sorted by it */
+static int index_rows(struct side *s)
+{
+	size_t n = s->csv.nrows ? s->csv.nrows : 1, i, j;
+
+	s->keys = calloc(n, sizeof(*s->keys));
+	s->refs = calloc(n, sizeof(*s->refs));
+	s->first = calloc(n, sizeof(*s->first));
+	if (!s->keys || !s->refs || !s->first)
+		return -ENOMEM;
+	for (i = 0; i < s->csv.nrows; i++) {
+		s->keys[i] = key_of(s->key, s->csv.rows[i]);
+		if (!s->keys[i])
+			return -ENOMEM;
+		s->refs[i] = (struct row_ref){ s->keys[i], s->rep < 0 ? "" : s->csv.rows[i][s->rep],
+					       i };
+	}
+	qsort(s->refs, s->csv.nrows, sizeof(*s->refs), cmp_ref);
+	/* each key's lowest row: the order configurations are listed in */
+	for (i = 0; i < s->csv.nrows; i = j) {
+		size_t low = s->refs[i].row;
+
+		for (j = i + 1; j < s->csv.nrows && !strcmp(s->refs[j].key, s->refs[i].key); j++)
+			low = s->refs[j].row < low ? s->refs[j].row : low;
+		s->first[low] = true;
+	}
+	return 0;
+}
 
 static int load(const char *dir, struct side *s)
 {
@@ -128,14 +223,12 @@ static int load(const char *dir, struct side *s)
 	}
 	s->check = zf_csv_col(&s->csv, "kernel_check");
 	s->rep = zf_csv_col(&s->csv, "rep");
-	s->keys = calloc(s->csv.nrows ? s->csv.nrows : 1, sizeof(*s->keys));
-	if (!s->keys) {
-		zf_csv_free(&s->csv);
-		return -ENOMEM;
+	err = index_rows(s);
+	if (err) {
+		fprintf(stderr, "hzfbench: compare: %s: %s\n", path, strerror(-err));
+		side_free(s);
 	}
-	for (i = 0; i < s->csv.nrows; i++)
-		key_of(&s->csv, s->key, s->csv.rows[i], s->keys[i], sizeof(s->keys[i]));
-	return 0;
+	return err;
 }
 
 static bool verified(const struct side *s, char **row)
@@ -145,62 +238,73 @@ static bool verified(const struct side *s, char **row)
 }
 
 /* row i's metric over the same repetition of strategy norm in its group; NAN if none */
-static double normalized(const struct side *s, size_t i, int col, const char *norm)
+static double normalized(const struct side *s, size_t i, int col, const char *norm,
+			 struct zf_buf *want)
 {
-	const char *rest = strchr(s->keys[i], ',');
-	char want[256];
+	const char *rest = strchr(s->keys[i], ','), *rep;
 	size_t j;
 
 	if (!rest || s->rep < 0)
 		return NAN;
-	snprintf(want, sizeof(want), "%s%s", norm, rest);
-	for (j = 0; j < s->csv.nrows; j++) {
-		char **row = s->csv.rows[j];
+	want->len = 0;
+	zf_buf_printf(want, "%s%s", norm, rest);
+	if (want->oom)
+		return NAN;
+	rep = s->csv.rows[i][s->rep];
+	/* the first row of it in the file that has the metric */
+	for (j = lower(s, want->text, rep); j < s->csv.nrows &&
+	     !strcmp(s->refs[j].key, want->text) && !strcmp(s->refs[j].rep, rep); j++) {
+		char **row = s->csv.rows[s->refs[j].row];
 
-		if (!strcmp(s->keys[j], want) && !strcmp(row[s->rep], s->csv.rows[i][s->rep]) &&
-		    *row[col] && atof(row[col]) != 0 && verified(s, row))
+		if (*row[col] && atof(row[col]) != 0 && verified(s, row))
 			return atof(s->csv.rows[i][col]) / atof(row[col]);
 	}
 	return NAN;
 }
 
-/* the metric's values of key's repetitions (verified ones only, for real faults) */
-static size_t values(const struct side *s, const char *key, int col, const char *norm,
-		     double *v, size_t max)
+/* the metric's values of key's repetitions (verified ones only, for real faults), into v */
+static size_t values(const struct side *s, const char *key, int col, const char *norm, double *v)
 {
-	size_t i, n = 0;
+	struct zf_buf want = { 0 };
+	size_t j, n = 0;
 
-	for (i = 0; i < s->csv.nrows && n < max; i++) {
+	for (j = lower(s, key, NULL); j < s->csv.nrows && !strcmp(s->refs[j].key, key); j++) {
+		size_t i = s->refs[j].row;
 		char **row = s->csv.rows[i];
 		double x;
 
-		if (strcmp(s->keys[i], key) || !*row[col] || !verified(s, row))
+		if (!*row[col] || !verified(s, row))
 			continue;
-		x = norm ? normalized(s, i, col, norm) : atof(row[col]);
+		x = norm ? normalized(s, i, col, norm, &want) : atof(row[col]);
 		if (!isnan(x))
 			v[n++] = x;
 	}
+	zf_buf_free(&want);
 	return n;
 }
 
-static bool first_of(const struct side *s, size_t i)
-{
-	size_t k;
-
-	for (k = 0; k < i; k++)
-		if (!strcmp(s->keys[k], s->keys[i]))
-			return false;
-	return true;
-}
-
-static bool has_key(const struct side *s, const char *key)
+/* the key columns of row as CSV fields, each quoted where it needs it, then a comma */
+static void key_csv(struct zf_buf *b, const struct side *s, size_t row)
 {
 	size_t i;
 
-	for (i = 0; i < s->csv.nrows; i++)
-		if (!strcmp(s->keys[i], key))
-			return true;
-	return false;
+	for (i = 0; i < NKEYS; i++)
+		zf_buf_csv(b, s->csv.rows[row][s->key[i]], 0);
+}
+
+/* compare.csv's rows of the configurations of one side that the other lacks */
+static void only_in(struct zf_buf *b, const struct side *one, const struct side *other,
+		    const char *verdict)
+{
+	size_t i;
+
+	for (i = 0; i < one->csv.nrows; i++) {
+		if (!one->first[i] || has_key(other, one->keys[i]))
+			continue;
+		zf_buf_printf(b, "*,");
+		key_csv(b, one, i);
+		zf_buf_printf(b, ",,,,,,,,,%s\n", verdict);
+	}
 }
 
 static double median_of(const double *v, size_t n)
@@ -218,6 +322,7 @@ static double median_of(const double *v, size_t n)
 struct row {
 	int metric;
 	const char *key;
+	size_t at;		/* the configuration's first row in base */
 	double base_median, base_sd, new_median, new_sd, change, worse, p, p_adj;
 	size_t na, nb;
 	const char *verdict;
@@ -247,15 +352,14 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 	struct zf_buf csv = { 0 }, json = { 0 }, missing = { 0 };
 	struct row *rows = NULL;
 	size_t nrows = 0, i, r;
-	double a[4096], b[4096];
+	double *a = NULL, *b = NULL;
 	int m, regressed = 0, improved = 0, matched = 0, nmissing = 0, ret = 0, not_gated = 0;
 	const char *dir;
 
 	if (load(o->base, &base))
 		return 2;
 	if (load(o->new_dir, &new)) {
-		zf_csv_free(&base.csv);
-		free(base.keys);
+		side_free(&base);
 		return 2;
 	}
 	{	/* a guest's times (hzfbench vm) against another machine's */
@@ -270,18 +374,21 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 				"outside hzfbench vm", vb);
 	}
 	rows = calloc((size_t)o->nmetrics * (base.csv.nrows ? base.csv.nrows : 1), sizeof(*rows));
-	if (!rows) {
+	/* room for every repetition a side has: 100,000 of one configuration or more */
+	a = malloc((base.csv.nrows ? base.csv.nrows : 1) * sizeof(*a));
+	b = malloc((new.csv.nrows ? new.csv.nrows : 1) * sizeof(*b));
+	if (!rows || !a || !b) {
 		ret = 2;
 		goto out;
 	}
 	/* configurations on one side only: listed, never dropped in silence */
 	for (i = 0; i < base.csv.nrows; i++)
-		if (first_of(&base, i) && !has_key(&new, base.keys[i])) {
+		if (base.first[i] && !has_key(&new, base.keys[i])) {
 			zf_buf_printf(&missing, "  only in base: %s\n", base.keys[i]);
 			nmissing++;
 		}
 	for (i = 0; i < new.csv.nrows; i++)
-		if (first_of(&new, i) && !has_key(&base, new.keys[i])) {
+		if (new.first[i] && !has_key(&base, new.keys[i])) {
 			zf_buf_printf(&missing, "  only in new: %s\n", new.keys[i]);
 			nmissing++;
 		}
@@ -300,18 +407,19 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 			struct row *w = &rows[nrows];
 			struct zf_mwu t = { .p = 1 };
 
-			if (!first_of(&base, i) || !has_key(&new, base.keys[i]))
+			if (!base.first[i] || !has_key(&new, base.keys[i]))
 				continue;
 			if (o->normalize && !strncmp(base.keys[i], o->normalize, strlen(o->normalize)) &&
 			    base.keys[i][strlen(o->normalize)] == ',')
 				continue;	/* itself over itself: 1, always */
-			w->na = values(&base, base.keys[i], cb, o->normalize, a, 4096);
-			w->nb = values(&new, base.keys[i], cn, o->normalize, b, 4096);
+			w->na = values(&base, base.keys[i], cb, o->normalize, a);
+			w->nb = values(&new, base.keys[i], cn, o->normalize, b);
 			if (!w->na || !w->nb)
 				continue;
 			matched += !m;
 			w->metric = m;
 			w->key = base.keys[i];
+			w->at = i;
 			w->base_median = median_of(a, w->na);
 			w->new_median = median_of(b, w->nb);
 			w->base_sd = zf_stddev_pct(a, w->na);
@@ -349,7 +457,7 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 		struct row *w = &rows[r];
 
 		w->verdict = "same";
-		if (w->p_adj < o->alpha && w->worse > o->threshold_pct && ungated(o, w->key)) {
+		if (w->p_adj < o->alpha && w->worse > o->threshold_pct && ungated(o, base.csv.rows[w->at], base.key)) {
 			w->verdict = "regressed-ungated";	/* shown, never the exit status */
 			not_gated++;
 		} else if (w->p_adj < o->alpha && w->worse > o->threshold_pct) {
@@ -368,9 +476,11 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 			fprintf(out, "%12.4g %8.0f%% %+9.1f%% %12.4g %8.0f%%  %-8.3g %-8.3g %s  %s\n",
 				w->base_median, w->base_sd, w->change, w->new_median, w->new_sd, w->p,
 				w->p_adj, w->key, strcmp(w->verdict, "same") ? w->verdict : "");
-		zf_buf_printf(&csv, "%s,%s,%.6g,%.2f,%zu,%.6g,%.2f,%zu,%.2f,%.4g,%.4g,%s\n",
-			      o->metrics[w->metric], w->key, w->base_median, w->base_sd, w->na,
-			      w->new_median, w->new_sd, w->nb, w->change, w->p, w->p_adj, w->verdict);
+		zf_buf_printf(&csv, "%s,", o->metrics[w->metric]);
+		key_csv(&csv, &base, w->at);
+		zf_buf_printf(&csv, "%.6g,%.2f,%zu,%.6g,%.2f,%zu,%.2f,%.4g,%.4g,%s\n",
+			      w->base_median, w->base_sd, w->na, w->new_median, w->new_sd, w->nb,
+			      w->change, w->p, w->p_adj, w->verdict);
 		zf_buf_printf(&json, "%s\n    {\"metric\": \"%s\", \"configuration\": ",
 			      r ? "," : "", o->metrics[w->metric]);
 		zf_buf_json_str(&json, w->key);
@@ -379,12 +489,8 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 			      "\"verdict\": \"%s\"}", w->base_median, w->new_median, w->change, w->p,
 			      w->p_adj, w->verdict);
 	}
-	for (i = 0; i < base.csv.nrows; i++)
-		if (first_of(&base, i) && !has_key(&new, base.keys[i]))
-			zf_buf_printf(&csv, "*,%s,,,,,,,,,,only-in-base\n", base.keys[i]);
-	for (i = 0; i < new.csv.nrows; i++)
-		if (first_of(&new, i) && !has_key(&base, new.keys[i]))
-			zf_buf_printf(&csv, "*,%s,,,,,,,,,,only-in-new\n", new.keys[i]);
+	only_in(&csv, &base, &new, "only-in-base");
+	only_in(&csv, &new, &base, "only-in-new");
 	if (missing.text && !o->quiet)
 		fprintf(out, "\nconfigurations on one side only:\n%s", missing.text);
 	if (!o->quiet)
@@ -412,12 +518,12 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 	      zf_buf_write(dir, "compare.json", &json, "compare") ? 2 : regressed > 0;
 out:
 	free(rows);
+	free(a);
+	free(b);
 	zf_buf_free(&csv);
 	zf_buf_free(&json);
 	zf_buf_free(&missing);
-	zf_csv_free(&base.csv);
-	zf_csv_free(&new.csv);
-	free(base.keys);
-	free(new.keys);
+	side_free(&base);
+	side_free(&new);
 	return ret;
 }

@@ -43,7 +43,11 @@ int zf_cpustat_parse(const char *text, struct zf_cpustat *st)
 	int max = -1;
 
 	memset(st, 0, sizeof(*st));
-	/* first the highest CPU number, to size the array */
+	/*
+	 * first the highest CPU number, to size the array; one past 65535, eight
+	 * times the most CPUs a Linux kernel can be built for (NR_CPUS 8192), is
+	 * taken for a fabricated file's and left out rather than allocated for
+	 */
 	for (line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
 		char *end;
 		long cpu;

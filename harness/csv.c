@@ -8,72 +8,6 @@
 #include "buf.h"
 #include "csv.h"
 
-/* one record starting at *p; fields malloc()ed into *out, count in *n */
-static int parse_record(const char **p, char ***out, size_t *n)
-{
-	const char *s = *p;
-	char **fields = NULL;
-	size_t count = 0;
-
-	for (;;) {
-		struct zf_buf field = { 0 };
-		char **grown;
-
-		zf_buf_printf(&field, "%s", "");
-		if (*s == '"') {
-			for (s++; ; s++) {
-				if (!*s)
-					goto bad;
-				if (*s == '"') {
-					if (s[1] != '"')
-						break;
-					s++;
-				}
-				zf_buf_printf(&field, "%c", *s);
-			}
-			s++;
-		} else {
-			for (; *s && *s != ',' && *s != '\n' && *s != '\r'; s++) {
-				if (*s == '"')
-					goto bad;
-				zf_buf_printf(&field, "%c", *s);
-			}
-		}
-		grown = realloc(fields, (count + 1) * sizeof(*fields));
-		if (!grown || field.oom) {
-			zf_buf_free(&field);
-			free(grown ? grown : fields);
-			return -ENOMEM;
-		}
-		fields = grown;
-		fields[count++] = field.text;
-		if (*s == ',') {
-			s++;
-			continue;
-		}
-		if (*s == '\r')
-			s++;
-		if (*s && *s != '\n') {
-			while (count)
-				free(fields[--count]);
-			free(fields);
-			return -EINVAL;
-		}
-		if (*s)
-			s++;
-		*p = s;
-		*out = fields;
-		*n = count;
-		return 0;
-bad:
-		zf_buf_free(&field);
-		while (count)
-			free(fields[--count]);
-		free(fields);
-		return -EINVAL;
-	}
-}
-
 static void free_record(char **fields, size_t n)
 {
 	while (n)
@@ -81,10 +15,96 @@ static void free_record(char **fields, size_t n)
 	free(fields);
 }
 
+/*
+ * The field at *s, malloc()ed to its size: "quoted" ("" for a quote inside)
+ * or bare up to the next comma or line end. NULL with *err -EINVAL for a
+ * quote left open or inside a bare field, -ENOMEM.
+ */
+static char *parse_field(const char **p, int *err)
+{
+	const char *s = *p, *start;
+	char *field, *out;
+	size_t len;
+
+	*err = -EINVAL;
+	if (*s != '"') {
+		len = strcspn(s, ",\n\r\"");
+		if (s[len] == '"')
+			return NULL;
+		*p = s + len;
+		field = strndup(s, len);
+		*err = field ? 0 : -ENOMEM;
+		return field;
+	}
+	for (start = ++s; *s != '"' || s[1] == '"'; s += 1 + (*s == '"'))
+		if (!*s)
+			return NULL;
+	field = malloc(s - start + 1);
+	if (!field) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	for (out = field; start < s; start += 1 + (*start == '"'))
+		*out++ = *start;
+	*out = '\0';
+	*p = s + 1;
+	*err = 0;
+	return field;
+}
+
+/* one record starting at *p; fields malloc()ed into *out, count in *n */
+static int parse_record(const char **p, char ***out, size_t *n)
+{
+	const char *s = *p;
+	char **fields = NULL, **grown;
+	size_t count = 0, cap = 0;
+	int err = -EINVAL;
+
+	*out = NULL;
+	*n = 0;
+	for (;;) {
+		char *field = parse_field(&s, &err);
+
+		if (field && count == cap) {
+			cap = cap ? cap * 2 : 16;
+			grown = realloc(fields, cap * sizeof(*fields));
+			if (!grown) {
+				free(field);
+				field = NULL;
+				err = -ENOMEM;
+			}
+			fields = grown ? grown : fields;
+		}
+		if (!field) {
+			free_record(fields, count);
+			return err < 0 ? err : -EINVAL;
+		}
+		fields[count++] = field;
+		if (*s == ',') {
+			s++;
+			continue;
+		}
+		if (*s == '\r')
+			s++;
+		if (*s && *s != '\n') {
+			free_record(fields, count);
+			return -EINVAL;
+		}
+		if (*s)
+			s++;
+		*p = s;
+		/* as long as it is: a file of millions of fields keeps no slack */
+		grown = realloc(fields, count * sizeof(*fields));
+		*out = grown ? grown : fields;
+		*n = count;
+		return 0;
+	}
+}
+
 int zf_csv_parse(const char *text, struct zf_csv *csv, size_t *line)
 {
 	const char *p = text;
-	size_t n;
+	size_t n, cap = 0;
 	int err;
 
 	memset(csv, 0, sizeof(*csv));
@@ -106,13 +126,16 @@ int zf_csv_parse(const char *text, struct zf_csv *csv, size_t *line)
 			err = -EINVAL;
 			goto fail;
 		}
-		rows = realloc(csv->rows, (csv->nrows + 1) * sizeof(*rows));
-		if (!rows) {
-			free_record(fields, n);
-			err = -ENOMEM;
-			goto fail;
+		if (csv->nrows == cap) {
+			cap = cap ? cap * 2 : 64;
+			rows = realloc(csv->rows, cap * sizeof(*rows));
+			if (!rows) {
+				free_record(fields, n);
+				err = -ENOMEM;
+				goto fail;
+			}
+			csv->rows = rows;
 		}
-		csv->rows = rows;
 		csv->rows[csv->nrows++] = fields;
 	}
 	return 0;

@@ -43,8 +43,8 @@ static int write_all(int fd, const char *p, size_t n)
 
 int zf_history_append(const char *file, const char *dir)
 {
-	char path[PATH_MAX + 16], meta[65536], when[64] = "", rev[128] = "", host[256] = "",
-	     kernel[128] = "";
+	char path[PATH_MAX + 16], when[64] = "", rev[128] = "", host[256] = "", kernel[128] = "";
+	char *meta;
 	struct zf_buf rows = { 0 };
 	struct zf_csv csv;
 	int col[NCARRIED], fd, err;
@@ -55,12 +55,14 @@ int zf_history_append(const char *file, const char *dir)
 		fprintf(stderr, "hzfbench: history: %s\n", path);
 		return 2;
 	}
-	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	zf_read_file(path, meta, sizeof(meta));
-	zf_json_get(meta, "end_time", when, sizeof(when));
-	zf_json_get(meta, "git_revision", rev, sizeof(rev));
-	zf_json_get(meta, "host", host, sizeof(host));
-	zf_json_get(meta, "kernel_release", kernel, sizeof(kernel));
+	meta = zf_results_meta(dir);
+	if (meta) {
+		zf_json_get(meta, "end_time", when, sizeof(when));
+		zf_json_get(meta, "git_revision", rev, sizeof(rev));
+		zf_json_get(meta, "host", host, sizeof(host));
+		zf_json_get(meta, "kernel_release", kernel, sizeof(kernel));
+		free(meta);
+	}
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
 	err = zf_csv_read(path, &csv, &line);
 	if (err) {

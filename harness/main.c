@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../bench/probe.h"
 #include "../bench/strategy.h"
@@ -37,11 +38,29 @@
 #define HZF_VERSION "0.1"
 #endif
 
+/* tasks: one a PU, or 4096 where there are fewer PUs (placement none oversubscribes) */
 #define MAX_TASKS		4096
 #define MAX_FAULTS_PER_PASS	(1UL << 26)
 
 /* one line, naming the option and the value; exit status 2 (usage) */
 #define bad zf_bad_value
+
+static unsigned long tasks_cap(long pus)
+{
+	return pus > MAX_TASKS ? (unsigned long)pus : MAX_TASKS;
+}
+
+/* a task count's error, naming the cap when it was passed */
+static int bad_tasks(const char *opt, const char *value, const char *why, unsigned long cap)
+{
+	char reason[128];
+
+	if (strcmp(why, "too large"))
+		return bad(opt, value, why);
+	snprintf(reason, sizeof(reason), "too large (at most %lu: one task a PU, or 4096 where there "
+		 "are fewer PUs)", cap);
+	return bad(opt, value, reason);
+}
 
 struct options {
 	struct zf_sweep sw;
@@ -373,7 +392,7 @@ static int parse_options(const char *cmd, int argc, char **argv, struct options 
 			err = parse_num_opt("--watchdog", optarg, 1, 86400, &o->sw.watchdog_s);
 			break;
 		case OPT_COUNTER_NODE:
-			err = parse_num_opt("--counter-node", optarg, 0, 4095, &v);
+			err = parse_num_opt("--counter-node", optarg, 0, INT_MAX, &v);
 			if (!err && (long)v > zf_numa_max_node()) {
 				char reason[64];
 
@@ -524,18 +543,20 @@ static int parse_placements(struct options *o, const char *def, bool single)
 static int parse_tasks(struct options *o, struct zf_topo *topo, bool single)
 {
 	const char *list = o->tasks ? o->tasks : single ? "1" : "pow2", *why;
-	unsigned long one;
+	unsigned long one, cap = tasks_cap(topo->pus);
 
 	if (single) {
-		if (zf_parse_ulong(list, 1, MAX_TASKS, &one, &why))
-			return bad("--tasks", list, why);
+		if (zf_parse_ulong(list, 1, cap, &one, &why))
+			return bad_tasks("--tasks", list, why, cap);
 		o->sw.tasks = malloc(sizeof(long));
+		if (!o->sw.tasks)
+			return bad("--tasks", list, "out of memory");
 		o->sw.tasks[0] = one;
 		o->sw.ntasks = 1;
 		return 0;
 	}
-	if (zf_parse_int_list(list, 1, MAX_TASKS, topo->pus, &o->sw.tasks, &o->sw.ntasks, &why))
-		return bad("--tasks", list, why);
+	if (zf_parse_int_list(list, 1, cap, topo->pus, &o->sw.tasks, &o->sw.ntasks, &why))
+		return bad_tasks("--tasks", list, why, cap);
 	return 0;
 }
 
@@ -711,12 +732,16 @@ static int usemem_run(int argc, char **argv, char **typed)
 	while ((c = getopt_long(argc, argv, "n:t:oj:Oh", usemem_options, &idx)) != -1) {
 		switch (c) {
 		case 'n':
-		case 't':
-			err = parse_num_opt(c == 'n' ? "-n" : "-t", optarg, 1, MAX_TASKS, &v);
-			if (err)
-				return err;
+		case 't': {
+			/* this machine's: usemem runs here */
+			unsigned long cap = tasks_cap(sysconf(_SC_NPROCESSORS_CONF));
+			const char *why;
+
+			if (zf_parse_ulong(optarg, 1, cap, &v, &why))
+				return bad_tasks(c == 'n' ? "-n" : "-t", optarg, why, cap);
 			*(c == 'n' ? &nproc : &nthread) = optarg;
 			break;
+		}
 		case 'o': readonly = true; break;
 		case 'j': step = optarg; break;
 		case 'O': break;
@@ -811,26 +836,57 @@ static const char topo_usage[] =
 "  gives each task, without running anything.\n"
 "  --summary           one line: packages=N numa_nodes=N cores=N pus=N\n";
 
+/* the plan of n tasks (0: as many as the placement has PUs), printed */
+static int topo_plan(struct zf_topo *topo, const char *placement, unsigned long n)
+{
+	size_t len = strlen(placement) + ZF_PLACEMENT_WHY_LEN;	/* the error names it */
+	char *reason = malloc(len);
+	struct zf_plan plan;
+	int err = 0;
+
+	if (!reason)
+		return bad("--placement", placement, "out of memory");
+	if (!n) {
+		int cap = zf_placement_capacity(topo, placement, reason, len);
+
+		if (cap < 0)
+			err = bad("--placement", placement, reason);
+		n = cap > 0 ? cap : 1;
+	}
+	if (!err && zf_plan_make(topo, placement, n, &plan, reason, len)) {
+		fprintf(stderr, "hzfbench: --tasks: %lu: %s\n", n, reason);
+		err = 2;
+	} else if (!err) {
+		zf_plan_print(&plan, stdout);
+		zf_plan_free(&plan);
+	}
+	free(reason);
+	return err;
+}
+
 static int cmd_topo(int argc, char **argv)
 {
 	struct options o = { 0 };
 	struct zf_topo topo;
-	struct zf_plan plan;
 	const char *why;
-	char reason[256], zero_why[512];
+	char zero_why[512];
 	unsigned long n = 0;
 	int err;
 
 	err = parse_options("topo", argc, argv, &o, topo_usage);
 	if (err)
 		return err;
-	if (o.tasks && zf_parse_ulong(o.tasks, 1, MAX_TASKS, &n, &why))
+	if (o.tasks && zf_parse_ulong(o.tasks, 1, ULONG_MAX, &n, &why))
 		return bad("--tasks", o.tasks, why);
 	if (o.placements && zf_placement_check(o.placements, &why))
 		return bad("--placement", o.placements, why);
 	err = open_topology(&o, &topo, false);
 	if (err)
 		return err;
+	if (n > tasks_cap(topo.pus)) {
+		zf_topo_close(&topo);
+		return bad_tasks("--tasks", o.tasks, "too large", tasks_cap(topo.pus));
+	}
 	if (o.summary) {
 		printf("packages=%d numa_nodes=%d cores=%d pus=%d\n", topo.packages,
 		       topo.numa_nodes, topo.cores, topo.pus);
@@ -855,28 +911,10 @@ static int cmd_topo(int argc, char **argv)
 			       mapped ? "unknown: " : "not mapped: ", mapped > 0 ? "" : zero_why);
 		}
 	}
-	if (o.placements || o.tasks) {
-		const char *placement = o.placements ? o.placements : "compact";
-
-		if (!n) {
-			n = zf_placement_capacity(&topo, placement, reason, sizeof(reason));
-			if ((int)n < 0) {
-				zf_topo_close(&topo);
-				return bad("--placement", placement, reason);
-			}
-			if (!n)
-				n = 1;
-		}
-		if (zf_plan_make(&topo, placement, n, &plan, reason, sizeof(reason))) {
-			zf_topo_close(&topo);
-			fprintf(stderr, "hzfbench: --tasks: %lu: %s\n", n, reason);
-			return 2;
-		}
-		zf_plan_print(&plan, stdout);
-		zf_plan_free(&plan);
-	}
+	if (o.placements || o.tasks)
+		err = topo_plan(&topo, o.placements ? o.placements : "compact", n);
 	zf_topo_close(&topo);
-	return 0;
+	return err;
 }
 
 static int cmd_probe(int argc, char **argv)

@@ -48,7 +48,8 @@ struct model_opts {
 
 /* one configuration to predict: from a summary.csv row, or from the options */
 struct model_row {
-	char strategy[16], fault[16], kind[16], placement[64];
+	char strategy[16], fault[16], kind[16];
+	char *placement;			/* malloc()ed: a cpus: list has no length limit */
 	int tasks;
 	unsigned long long step;
 	unsigned long faults_per_pass;
@@ -180,6 +181,16 @@ static double retries_of(const struct zf_csv *c, const struct model_row *m)
 	return NAN;
 }
 
+/* rows and the placements of the first n */
+static void rows_free(struct model_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; rows && i < n; i++)
+		free(rows[i].placement);
+	free(rows);
+}
+
 static int rows_from_summary(const char *dir, const struct model_opts *o, struct model_row **rows,
 			     size_t *nrows, size_t *left_out)
 {
@@ -218,7 +229,12 @@ static int rows_from_summary(const char *dir, const struct model_opts *o, struct
 		snprintf(m->strategy, sizeof(m->strategy), "%s", str_at(&c, r, "strategy"));
 		snprintf(m->fault, sizeof(m->fault), "%s", str_at(&c, r, "fault"));
 		snprintf(m->kind, sizeof(m->kind), "%s", str_at(&c, r, "task_kind"));
-		snprintf(m->placement, sizeof(m->placement), "%s", str_at(&c, r, "placement"));
+		free(m->placement);	/* a row left out before left its own here */
+		m->placement = strdup(str_at(&c, r, "placement"));
+		if (!m->placement) {
+			err = 1;
+			break;
+		}
 		m->tasks = (int)num_at(&c, r, "tasks");
 		m->step = (unsigned long long)num_at(&c, r, "step");
 		m->faults_per_pass = (unsigned long)num_at(&c, r, "faults_per_pass");
@@ -231,10 +247,14 @@ static int rows_from_summary(const char *dir, const struct model_opts *o, struct
 		}
 		(*nrows)++;
 	}
+	if (*nrows < c.nrows) {		/* the slot past them: a row left out, or none */
+		free((*rows)[*nrows].placement);
+		(*rows)[*nrows].placement = NULL;
+	}
 	zf_csv_free(&c);
 	if (have_counters)
 		zf_csv_free(&counters);
-	return 0;
+	return err;
 }
 
 static int rows_from_options(const struct model_opts *o, struct zf_topo *topo,
@@ -266,7 +286,11 @@ static int rows_from_options(const struct model_opts *o, struct zf_topo *topo,
 			snprintf(m->strategy, sizeof(m->strategy), "%s", modelled[s]);
 			snprintf(m->fault, sizeof(m->fault), "%s", o->fault);
 			snprintf(m->kind, sizeof(m->kind), "%s", o->kind);
-			snprintf(m->placement, sizeof(m->placement), "%s", o->placement);
+			m->placement = strdup(o->placement);
+			if (!m->placement) {
+				free(tasks);
+				return 1;
+			}
 			m->tasks = (int)tasks[i];
 			m->step = o->step;
 			m->faults_per_pass = (o->size / o->step) ? o->size / o->step : 1;
@@ -308,8 +332,9 @@ static void write_csv_row(struct zf_buf *b, const struct model_row *m, int ncols
 {
 	int i;
 
-	zf_buf_printf(b, "%s,%s,%s,%d,%s,%llu,%lu,0,%.3f,,,,%.0f,,,%.3f,%.5f", m->strategy,
-		      m->fault, m->kind, m->tasks, m->placement, m->step, m->faults_per_pass,
+	zf_buf_printf(b, "%s,%s,%s,%d,", m->strategy, m->fault, m->kind, m->tasks);
+	zf_buf_csv(b, m->placement, 0);		/* cpus:0,2 has commas */
+	zf_buf_printf(b, "%llu,%lu,0,%.3f,,,,%.0f,,,%.3f,%.5f", m->step, m->faults_per_pass,
 		      m->out.ns_per_fault, m->out.faults_per_sec, m->out.get_ns, m->out.get_share);
 	for (i = 17; i < ncols; i++)
 		zf_buf_printf(b, ",");
@@ -654,7 +679,7 @@ int zf_model_main(int argc, char **argv)
 out:
 	zf_buf_free(&csv);
 	zf_buf_free(&json);
-	free(rows);
+	rows_free(rows, nrows);
 	zf_topo_close(&topo);
 	return ret;
 }

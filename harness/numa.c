@@ -73,17 +73,22 @@ void zf_numa_status_nodes(const int *status, int n, int *nodes)
 
 int zf_numa_pages_nodes(void *const *pages, int n, int *nodes)
 {
-	int status[64], i;
+	int *status, i, err = 0;
 
 	for (i = 0; i < n; i++)
 		nodes[i] = -1;
-	if (n > 64 || !zf_numa_available())
+	if (n < 0 || !zf_numa_available())
 		return -EINVAL;
+	status = malloc((n ? n : 1) * sizeof(*status));
+	if (!status)
+		return -ENOMEM;
 	/* NULL nodes: move nothing, say where each page is */
-	if (move_pages(0, n, (void **)pages, NULL, status, 0))
-		return -errno;
-	zf_numa_status_nodes(status, n, nodes);
-	return 0;
+	if (n && move_pages(0, n, (void **)pages, NULL, status, 0))
+		err = -errno;
+	else
+		zf_numa_status_nodes(status, n, nodes);
+	free(status);
+	return err;
 }
 
 int zf_numa_cpu_node(int cpu)

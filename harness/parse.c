@@ -145,12 +145,36 @@ static int vec_push(struct long_vec *vec, long x)
 	return 0;
 }
 
+/* one item of a list, N or A-B: its first and last values; -EINVAL with why */
+static int parse_range(const char *item, unsigned long long *a, unsigned long long *b,
+		       const char *what, const char **why)
+{
+	const char *p = item;
+
+	if (parse_digits(&p, a, why))
+		return -EINVAL;
+	*b = *a;
+	if (*p == '-') {
+		p++;
+		if (parse_digits(&p, b, why))
+			return -EINVAL;
+	}
+	if (*p) {
+		*why = what;
+		return -EINVAL;
+	}
+	if (*b < *a) {
+		*why = "range ends before it starts";
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* one item of an int list: N, A-B, pow2 or all */
 static int parse_item(const char *item, long min, long max, long ncpus,
 		      struct long_vec *vec, const char **why)
 {
 	unsigned long long a, b;
-	const char *p = item;
 	long x;
 
 	if (ncpus > 0 && !strcmp(item, "all")) {
@@ -161,24 +185,9 @@ static int parse_item(const char *item, long min, long max, long ncpus,
 			if (x >= min && x <= max && vec_push(vec, x))
 				return -ENOMEM;
 		return ncpus >= min && ncpus <= max ? vec_push(vec, ncpus) : 0;
-	} else {
-		if (parse_digits(&p, &a, why))
-			return -EINVAL;
-		b = a;
-		if (*p == '-') {
-			p++;
-			if (parse_digits(&p, &b, why))
-				return -EINVAL;
-		}
-		if (*p) {
-			*why = ncpus > 0 ? "not a number, range (A-B), pow2 or all" :
-					   "not a number or range (A-B)";
-			return -EINVAL;
-		}
-		if (b < a) {
-			*why = "range ends before it starts";
-			return -EINVAL;
-		}
+	} else if (parse_range(item, &a, &b, ncpus > 0 ? "not a number, range (A-B), pow2 or all" :
+			       "not a number or range (A-B)", why)) {
+		return -EINVAL;
 	}
 	if (a < (unsigned long long)min || b > (unsigned long long)max) {
 		*why = a < (unsigned long long)min ? "too small" : "too large";
@@ -222,6 +231,25 @@ int zf_parse_int_list(const char *s, long min, long max, long ncpus,
 	*out = vec.v;
 	*n = j;
 	return 0;
+}
+
+int zf_parse_ranges(const char *s, zf_range_fn fn, void *arg, const char **why)
+{
+	unsigned long long a, b;
+	char *buf, **items;
+	size_t i, nitems;
+	int err;
+
+	if (zf_split_list(s, &buf, &items, &nitems, why))
+		return -EINVAL;
+	for (i = 0, err = 0; !err && i < nitems; i++) {
+		err = parse_range(items[i], &a, &b, "not a number or range (A-B)", why);
+		if (!err)
+			err = fn(a, b, arg, why);
+	}
+	free(items);
+	free(buf);
+	return err;
 }
 
 int zf_split_list(const char *s, char **buf, char ***out, size_t *n, const char **why)

@@ -24,6 +24,15 @@ int zf_parse_ulong(const char *s, unsigned long min, unsigned long max,
 int zf_parse_int_list(const char *s, long min, long max, long ncpus,
 		      long **out, size_t *n, const char **why);
 
+/*
+ * A list of ranges, "0-3,8" (a CPU list as taskset and sysfs write it):
+ * fn(first, last, arg, why) for each item in order, N being N-N; a range that
+ * ends before it starts, or fn's error, stops it. 0 or -errno with why.
+ */
+typedef int (*zf_range_fn)(unsigned long long first, unsigned long long last, void *arg,
+			   const char **why);
+int zf_parse_ranges(const char *s, zf_range_fn fn, void *arg, const char **why);
+
 /* comma-separated words; *out is malloc()ed, the words point into *buf */
 int zf_split_list(const char *s, char **buf, char ***out, size_t *n, const char **why);
 

@@ -778,29 +778,37 @@ void zf_results_free(struct zf_results *r)
 	zf_buf_free(&r->doctor);
 }
 
-int zf_results_complete(const char *dir, char *why, size_t len)
+char *zf_results_meta(const char *dir)
 {
-	char path[PATH_MAX + 16], meta[65536], complete[16] = "";
+	char path[PATH_MAX + 16], *meta;
 
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	if (zf_read_file(path, meta, sizeof(meta))) {
+	return zf_read_file_alloc(path, &meta, NULL) ? NULL : meta;
+}
+
+int zf_results_complete(const char *dir, char *why, size_t len)
+{
+	char complete[16] = "", *meta = zf_results_meta(dir);
+	int err = 0;
+
+	if (!meta) {
 		snprintf(why, len, "%s: not a results folder (no meta.json)", dir);
 		return -1;
 	}
 	if (zf_json_get(meta, "complete", complete, sizeof(complete)) || strcmp(complete, "true")) {
 		snprintf(why, len, "%s: an incomplete results folder (meta.json complete: %s): "
 			 "its run was stopped or failed", dir, complete[0] ? complete : "missing");
-		return -1;
+		err = -1;
 	}
-	return 0;
+	free(meta);
+	return err;
 }
 
 void zf_results_virtualized(const char *dir, char *accel, size_t len)
 {
-	char path[PATH_MAX + 16], meta[65536];
+	char *meta = zf_results_meta(dir);
 
-	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	if (zf_read_file(path, meta, sizeof(meta)) || zf_json_get(meta, "virtualized", accel, len) ||
-	    !strcmp(accel, "null"))
+	if (!meta || zf_json_get(meta, "virtualized", accel, len) || !strcmp(accel, "null"))
 		accel[0] = '\0';
+	free(meta);
 }

@@ -107,6 +107,8 @@ int zf_results_end(struct zf_results *r, bool complete, char *why, size_t len);
  * refuse to read as a result)
  */
 int zf_results_complete(const char *dir, char *why, size_t len);
+/* DIR/meta.json, whole (it grows with the machine: 4,096 CPUs, the doctor's lists), malloc()ed; NULL */
+char *zf_results_meta(const char *dir);
 /* meta.json's "virtualized" (tcg, kvm: hzfbench vm's guest), or "" for none */
 void zf_results_virtualized(const char *dir, char *accel, size_t len);
 void zf_results_free(struct zf_results *r);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "csv.h"
 #include "json.h"
 #include "results.h"
@@ -89,12 +90,12 @@ static void contention(const struct zf_csv *csv, const struct cols *c, FILE *out
 static void strategy_cost(const struct zf_csv *csv, const struct cols *c, const char *dir,
 			  FILE *out)
 {
-	char path[PATH_MAX + 16], text[65536], probe[64];
+	char probe[64], *meta = zf_results_meta(dir);
+	int err = !meta || zf_json_get(meta, "probes.inc_not_zero_ns", probe, sizeof(probe));
 	size_t i;
 
-	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	if (zf_read_file(path, text, sizeof(text)) ||
-	    zf_json_get(text, "probes.inc_not_zero_ns", probe, sizeof(probe)))
+	free(meta);
+	if (err)
 		return;
 	for (i = 0; i < csv->nrows; i++) {
 		char **g = csv->rows[i], **p;
@@ -288,8 +289,8 @@ static void trust(const struct zf_csv *csv, const struct cols *c, FILE *out)
 	int ci = zf_csv_col(csv, "ci95_pct");
 	unsigned long nflagged = 0, nreps = 0, known = 0;
 	double lo = INFINITY, hi = 0;
-	size_t i, used = 0;
-	char where[256] = "";
+	struct zf_buf where = { 0 };	/* every flagged configuration, however many */
+	size_t i;
 
 	if (flagged < 0 || reps < 0 || ci < 0)
 		return;
@@ -299,10 +300,9 @@ static void trust(const struct zf_csv *csv, const struct cols *c, FILE *out)
 
 		nreps += strtoul(row[reps], NULL, 10);
 		nflagged += f;
-		if (f && used < sizeof(where))
-			used += snprintf(where + used, sizeof(where) - used, "%s%s %s %s x%s %lu",
-					 used ? ", " : "", row[c->strategy], row[c->fault],
-					 row[c->kind], row[c->tasks], f);
+		if (f)
+			zf_buf_printf(&where, "%s%s %s %s x%s %lu", where.len ? ", " : "",
+				      row[c->strategy], row[c->fault], row[c->kind], row[c->tasks], f);
 		if (row[ci][0]) {
 			known++;
 			lo = fmin(lo, atof(row[ci]));
@@ -312,8 +312,10 @@ static void trust(const struct zf_csv *csv, const struct cols *c, FILE *out)
 	fprintf(out, "\nrepetitions with every task running together: %lu of %lu", nreps - nflagged,
 		nreps);
 	if (nflagged)
-		fprintf(out, "; flagged (overlap or CPU/wall below 0.9): %s", where);
+		fprintf(out, "; flagged (overlap or CPU/wall below 0.9): %s",
+			where.oom ? "(out of memory)" : where.text);
 	fprintf(out, "\n");
+	zf_buf_free(&where);
 	if (known)
 		fprintf(out, "median ns/fault known within ±%.1f%% to ±%.1f%% (95%%) in %lu of %zu "
 			"configurations%s\n", lo, hi, known, csv->nrows,

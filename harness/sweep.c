@@ -94,25 +94,33 @@ static void options_json(struct zf_results *r, const struct zf_sweep *sw)
 /* every plan is made before anything runs: a bad combination fails at once */
 static int make_plans(struct zf_sweep *sw, struct zf_topo *topo, struct zf_plan *plans)
 {
-	size_t p, t;
-	char why[256];
+	size_t p, t, len;
+	char *why;
+	int err = 0;
 
-	for (p = 0; p < sw->nplacements; p++) {
-		int capacity = zf_placement_capacity(topo, sw->placements[p], why, sizeof(why));
+	for (p = 0; p < sw->nplacements && !err; p++) {
+		int capacity;
 
+		/* room for the placement, which the error names: a cpus: list of any length */
+		len = strlen(sw->placements[p]) + ZF_PLACEMENT_WHY_LEN;
+		why = malloc(len);
+		if (!why)
+			return -ENOMEM;
+		capacity = zf_placement_capacity(topo, sw->placements[p], why, len);
 		if (capacity < 0) {
 			fprintf(stderr, "hzfbench: --placement: %s: %s\n", sw->placements[p], why);
-			return -EINVAL;
+			err = -EINVAL;
 		}
-		for (t = 0; t < sw->ntasks; t++) {
+		for (t = 0; t < sw->ntasks && !err; t++) {
 			if (zf_plan_make(topo, sw->placements[p], sw->tasks[t],
-					 &plans[p * sw->ntasks + t], why, sizeof(why))) {
+					 &plans[p * sw->ntasks + t], why, len)) {
 				fprintf(stderr, "hzfbench: --tasks: %ld: %s\n", sw->tasks[t], why);
-				return -EINVAL;
+				err = -EINVAL;
 			}
 		}
+		free(why);
 	}
-	return 0;
+	return err;
 }
 
 /* real faults need THP and the huge zero page; say which sysfs file otherwise */

@@ -39,7 +39,7 @@ int zf_read_file(const char *path, char *buf, size_t len);
 /*
  * The whole of a file of any size (a /proc file too, whose size says 0),
  * NUL-terminated, malloc()ed into *text, its length in *len (may be NULL);
- * -errno, -ENOMEM past 64 MiB
+ * -errno, -EFBIG past 64 MiB
  */
 int zf_read_file_alloc(const char *path, char **text, size_t *len);
 /* the folder this binary is in (/proc/self/exe's); -errno */

@@ -11,10 +11,13 @@
  * cpus:L:  the PUs of the list, lowest first (a set, as taskset takes it).
  * none:    no binding.
  */
+#define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "parse.h"
 #include "topo.h"
 
@@ -28,21 +31,25 @@ int zf_topo_open(struct zf_topo *topo, const char *xml_path, char *why, size_t l
 		snprintf(why, len, "hwloc_topology_init: %s", strerror(errno));
 		return -errno;
 	}
+	/* a synthetic description with indexes= grows with the PUs: no fixed size */
 	if (xml_path) {
 		err = hwloc_topology_set_xml(topo->t, xml_path);
-		snprintf(topo->source, sizeof(topo->source), "xml: %s", xml_path);
+		err = asprintf(&topo->source, "xml: %s", xml_path) < 0 || err;
 	} else if (synthetic && *synthetic) {
 		err = hwloc_topology_set_synthetic(topo->t, synthetic);
-		snprintf(topo->source, sizeof(topo->source), "synthetic: %s", synthetic);
+		err = asprintf(&topo->source, "synthetic: %s", synthetic) < 0 || err;
 	} else {
-		err = 0;
-		snprintf(topo->source, sizeof(topo->source), "this system");
+		topo->source = strdup("this system");
+		err = !topo->source;
 	}
 	if (err || hwloc_topology_load(topo->t)) {
-		snprintf(why, len, "%s: cannot be loaded", xml_path ? xml_path :
-			 synthetic && *synthetic ? synthetic : "hwloc");
-		hwloc_topology_destroy(topo->t);
-		topo->t = NULL;
+		const char *what = xml_path ? xml_path : synthetic && *synthetic ? synthetic : "hwloc";
+
+		/* named where it fits, never cut: a synthetic description may be KiBs */
+		if (snprintf(why, len, "%s: cannot be loaded", what) >= (int)len)
+			snprintf(why, len, "%s of %zu bytes: cannot be loaded",
+				 xml_path ? "an XML file name" : "HWLOC_SYNTHETIC", strlen(what));
+		zf_topo_close(topo);
 		return -EINVAL;
 	}
 	topo->thissystem = hwloc_topology_is_thissystem(topo->t);
@@ -58,6 +65,8 @@ void zf_topo_close(struct zf_topo *topo)
 	if (topo->t)
 		hwloc_topology_destroy(topo->t);
 	topo->t = NULL;
+	free(topo->source);
+	topo->source = NULL;
 }
 
 int zf_topo_export_xml(struct zf_topo *topo, const char *path)
@@ -65,33 +74,57 @@ int zf_topo_export_xml(struct zf_topo *topo, const char *path)
 	return hwloc_topology_export_xml(topo->t, path, 0) ? -EIO : 0;
 }
 
-/* the OS index of every PU in `within`, in compact order */
+/* a PU's place in compact order: its rank among its core's PUs, then its core */
+struct pu_rank {
+	int os, rank, unit;
+};
+
+static int cmp_pu_rank(const void *a, const void *b)
+{
+	const struct pu_rank *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	return x->unit - y->unit;
+}
+
+/*
+ * The OS index of every PU in `within`, in compact order: the first PU of
+ * each core (each PU where there are no cores) in logical order, then the
+ * second, and so on. One pass over the PUs and a sort, since a walk of every
+ * core's PUs for every rank takes seconds at 4,096 PUs. Returns how many, or
+ * -ENOMEM.
+ */
 static int compact_order(struct zf_topo *topo, hwloc_const_cpuset_t within, int *out)
 {
 	int ncores = hwloc_get_nbobjs_by_type(topo->t, HWLOC_OBJ_CORE);
-	hwloc_obj_type_t unit = ncores > 0 ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
-	int nunits = ncores > 0 ? ncores : topo->pus;
-	int n = 0, rank, found = 1;
+	int *taken = calloc(ncores > 0 ? ncores : 1, sizeof(*taken));
+	struct pu_rank *pr = calloc(topo->pus > 0 ? topo->pus : 1, sizeof(*pr));
+	hwloc_obj_t pu = NULL;
+	int npr = 0, n = 0, i;
 
-	for (rank = 0; found; rank++) {
-		int u;
-
-		found = 0;
-		for (u = 0; u < nunits; u++) {
-			hwloc_obj_t obj = hwloc_get_obj_by_type(topo->t, unit, u);
-			hwloc_obj_t pu = NULL;
-			int k = 0;
-
-			while ((pu = hwloc_get_next_obj_inside_cpuset_by_type(topo->t,
-					obj->cpuset, HWLOC_OBJ_PU, pu)) && k < rank)
-				k++;
-			if (!pu)
-				continue;
-			found = 1;
-			if (hwloc_bitmap_isset(within, pu->os_index))
-				out[n++] = pu->os_index;
-		}
+	if (!taken || !pr) {
+		free(taken);
+		free(pr);
+		return -ENOMEM;
 	}
+	while ((pu = hwloc_get_next_obj_by_type(topo->t, HWLOC_OBJ_PU, pu)) && npr < topo->pus) {
+		hwloc_obj_t core = ncores > 0 ?
+			hwloc_get_ancestor_obj_by_type(topo->t, HWLOC_OBJ_CORE, pu) : NULL;
+
+		if (ncores > 0 && (!core || (int)core->logical_index >= ncores))
+			continue;	/* a PU of no core: never placed */
+		pr[npr].os = pu->os_index;
+		pr[npr].unit = core ? (int)core->logical_index : (int)pu->logical_index;
+		pr[npr].rank = core ? taken[core->logical_index]++ : 0;
+		npr++;
+	}
+	qsort(pr, npr, sizeof(*pr), cmp_pu_rank);
+	for (i = 0; i < npr; i++)
+		if (hwloc_bitmap_isset(within, pr[i].os))
+			out[n++] = pr[i].os;
+	free(taken);
+	free(pr);
 	return n;
 }
 
@@ -156,6 +189,10 @@ static int scatter_order(struct zf_topo *topo, int *out)
 			goto out;
 		}
 		g[i].npus = compact_order(topo, g[i].obj->cpuset, g[i].pus);
+		if (g[i].npus < 0) {
+			n = g[i].npus;
+			goto out;
+		}
 		first = hwloc_bitmap_first(g[i].obj->cpuset);
 		g[i].package = first >= 0 ? ancestor_index(topo, first, HWLOC_OBJ_PACKAGE) : 0;
 		for (j = 0; j < i; j++)
@@ -178,25 +215,100 @@ out:
 	return n;
 }
 
+/*
+ * CPU numbers run to NR_CPUS, 8192 at most in any Linux configuration; a
+ * cpus: list past this one is a typing error, not a machine
+ */
+#define CPU_NUMBER_MAX	(1 << 20)
+
+static int set_cpus(unsigned long long first, unsigned long long last, void *set,
+		    const char **why)
+{
+	if (last > CPU_NUMBER_MAX) {
+		*why = "a CPU number past 1048576 (Linux numbers CPUs below 8192)";
+		return -EINVAL;
+	}
+	return hwloc_bitmap_set_range(set, first, last) ? -ENOMEM : 0;
+}
+
+/*
+ * A cpus: list, "0-3,8", as a set. Not hwloc_bitmap_list_sscanf(): it takes
+ * "010" for 8, "3-" for every CPU from 3 on and skips what is not a number
+ * ("1x2" is {2}), where a typing error must be refused.
+ */
+static hwloc_bitmap_t cpus_parse(const char *list, const char **why)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	int err;
+
+	if (!set) {
+		*why = "out of memory";
+		return NULL;
+	}
+	err = zf_parse_ranges(list, set_cpus, set, why);
+	if (err == -ENOMEM)
+		*why = "out of memory";
+	if (err) {
+		hwloc_bitmap_free(set);
+		return NULL;
+	}
+	return set;
+}
+
 int zf_placement_check(const char *placement, const char **why)
 {
 	unsigned long node;
-	long *cpus;
-	size_t n;
+	hwloc_bitmap_t cpus;
 
 	if (!strcmp(placement, "compact") || !strcmp(placement, "scatter") ||
 	    !strcmp(placement, "none"))
 		return 0;
+	/* any node number: the machine says later whether it has it */
 	if (!strncmp(placement, "node:", 5))
-		return zf_parse_ulong(placement + 5, 0, 4095, &node, why);
+		return zf_parse_ulong(placement + 5, 0, INT_MAX, &node, why);
 	if (!strncmp(placement, "cpus:", 5)) {
-		if (zf_parse_int_list(placement + 5, 0, 1 << 20, 0, &cpus, &n, why))
-			return -EINVAL;
-		free(cpus);
-		return 0;
+		cpus = cpus_parse(placement + 5, why);
+		hwloc_bitmap_free(cpus);
+		return cpus ? 0 : -EINVAL;
 	}
 	*why = "not a placement (compact, scatter, node:N, cpus:LIST, none)";
 	return -EINVAL;
+}
+
+/* the PUs of a cpus: list, lowest first; -EINVAL for one the machine cannot use */
+static int cpus_order(struct zf_topo *topo, const char *list, int *out, char *why, size_t len)
+{
+	hwloc_bitmap_t cpus, unusable;
+	const char *reason;
+	int cpu, n = 0;
+
+	cpus = cpus_parse(list, &reason);
+	if (!cpus) {
+		snprintf(why, len, "%s", reason);
+		return -EINVAL;
+	}
+	unusable = hwloc_bitmap_alloc();
+	if (!unusable) {
+		hwloc_bitmap_free(cpus);
+		return -ENOMEM;
+	}
+	/* a CPU that is no PU here, or one this process may not run on */
+	hwloc_bitmap_and(unusable, hwloc_topology_get_allowed_cpuset(topo->t),
+			 hwloc_topology_get_topology_cpuset(topo->t));
+	hwloc_bitmap_andnot(unusable, cpus, unusable);
+	cpu = hwloc_bitmap_first(unusable);
+	if (cpu >= 0) {
+		snprintf(why, len, "no usable CPU %d on this machine", cpu);
+		n = -EINVAL;
+	} else {
+		hwloc_bitmap_foreach_begin(cpu, cpus)
+			if (n < topo->pus)
+				out[n++] = cpu;
+		hwloc_bitmap_foreach_end();
+	}
+	hwloc_bitmap_free(cpus);
+	hwloc_bitmap_free(unusable);
+	return n;
 }
 
 /* the full PU order of a placement; returns its length or -errno */
@@ -218,30 +330,19 @@ static int placement_order(struct zf_topo *topo, const char *placement, int **or
 	} else if (!strcmp(placement, "scatter")) {
 		n = scatter_order(topo, out);
 	} else if (!strncmp(placement, "node:", 5)) {
-		unsigned node_os = atoi(placement + 5);
+		unsigned long node_os = strtoul(placement + 5, NULL, 10);
 		hwloc_obj_t node = hwloc_get_numanode_obj_by_os_index(topo->t, node_os);
 
 		if (!node) {
-			snprintf(why, len, "no NUMA node %u on this machine (%d nodes)",
+			snprintf(why, len, "no NUMA node %lu on this machine (%d nodes)",
 				 node_os, topo->numa_nodes);
 			return -EINVAL;
 		}
 		n = compact_order(topo, node->cpuset, out);
 	} else if (!strncmp(placement, "cpus:", 5)) {
-		long *cpus;
-		size_t i, ncpus;
-
-		zf_parse_int_list(placement + 5, 0, 1 << 20, 0, &cpus, &ncpus, &reason);
-		for (i = 0; i < ncpus; i++) {
-			if (!pu_obj(topo, cpus[i]) ||
-			    !hwloc_bitmap_isset(hwloc_topology_get_allowed_cpuset(topo->t), cpus[i])) {
-				snprintf(why, len, "no usable CPU %ld on this machine", cpus[i]);
-				free(cpus);
-				return -EINVAL;
-			}
-			out[n++] = cpus[i];
-		}
-		free(cpus);
+		n = cpus_order(topo, placement + 5, out, why, len);
+		if (n == -EINVAL)
+			return n;
 	}
 	if (n < 0)
 		snprintf(why, len, "out of memory");
@@ -274,31 +375,37 @@ int zf_plan_make(struct zf_topo *topo, const char *placement, int ntasks,
 		n = placement_order(topo, placement, &order, why, len);
 		if (n < 0)
 			goto fail;
+		/* a cpus: list too long for why is left out, never cut */
 		if (n < ntasks) {
-			snprintf(why, len, "placement %s has %d PU%s for %d tasks", placement,
-				 n, n == 1 ? "" : "s", ntasks);
+			if (snprintf(why, len, "placement %s has %d PU%s for %d tasks", placement, n,
+				     n == 1 ? "" : "s", ntasks) >= (int)len)
+				snprintf(why, len, "the placement has %d PU%s for %d tasks", n,
+					 n == 1 ? "" : "s", ntasks);
 			n = -EINVAL;
 			goto fail;
 		}
 	}
-	snprintf(plan->placement, sizeof(plan->placement), "%s", placement);
+	plan->placement = strdup(placement);
 	plan->ntasks = ntasks;
 	plan->pu = calloc(ntasks, sizeof(int));
 	plan->core = calloc(ntasks, sizeof(int));
 	plan->package = calloc(ntasks, sizeof(int));
 	plan->node = calloc(ntasks, sizeof(int));
-	if (!plan->pu || !plan->core || !plan->package || !plan->node) {
+	if (!plan->placement || !plan->pu || !plan->core || !plan->package || !plan->node) {
 		snprintf(why, len, "out of memory");
 		n = -ENOMEM;
 		goto fail;
 	}
 	for (i = 0; i < ntasks; i++) {
-		int pu = none ? -1 : order[i];
+		hwloc_obj_t pu = none ? NULL : pu_obj(topo, order[i]);
+		hwloc_obj_t core = pu ? hwloc_get_ancestor_obj_by_type(topo->t, HWLOC_OBJ_CORE, pu) : NULL;
+		hwloc_obj_t pkg = pu ? hwloc_get_ancestor_obj_by_type(topo->t, HWLOC_OBJ_PACKAGE, pu) :
+				  NULL;
 
-		plan->pu[i] = pu;
-		plan->core[i] = none ? -1 : ancestor_index(topo, pu, HWLOC_OBJ_CORE);
-		plan->package[i] = none ? -1 : ancestor_index(topo, pu, HWLOC_OBJ_PACKAGE);
-		plan->node[i] = none ? -1 : node_of_pu(topo, pu);
+		plan->pu[i] = none ? -1 : order[i];
+		plan->core[i] = core ? (int)core->logical_index : -1;
+		plan->package[i] = pkg ? (int)pkg->logical_index : -1;
+		plan->node[i] = none ? -1 : node_of_pu(topo, order[i]);
 	}
 	free(order);
 	return 0;
@@ -310,33 +417,38 @@ fail:
 
 int zf_plans_pus(const struct zf_plan *plans, size_t nplans, int **pus, int *n)
 {
+	hwloc_bitmap_t seen = hwloc_bitmap_alloc();
 	size_t p, total = 0;
 	bool unbound = false;
-	int *list, t, i;
+	int *list, t;
 
 	for (p = 0; p < nplans; p++)
 		total += plans[p].ntasks;
 	list = malloc((total ? total : 1) * sizeof(*list));
 	*pus = list;
 	*n = 0;
-	if (!list)
+	if (!list || !seen) {
+		hwloc_bitmap_free(seen);
 		return -ENOMEM;
+	}
 	for (p = 0; p < nplans; p++) {
 		for (t = 0; t < plans[p].ntasks; t++) {
 			int pu = plans[p].pu[t];
 
 			unbound = unbound || pu < 0;
-			for (i = 0; i < *n && list[i] != pu; i++)
-				;
-			if (pu >= 0 && i == *n)
-				list[(*n)++] = pu;
+			if (pu < 0 || hwloc_bitmap_isset(seen, pu))
+				continue;
+			hwloc_bitmap_set(seen, pu);
+			list[(*n)++] = pu;
 		}
 	}
+	hwloc_bitmap_free(seen);
 	return unbound;
 }
 
 void zf_plan_free(struct zf_plan *plan)
 {
+	free(plan->placement);
 	free(plan->pu);
 	free(plan->core);
 	free(plan->package);
@@ -344,19 +456,17 @@ void zf_plan_free(struct zf_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
-void zf_plan_pu_list(const struct zf_plan *plan, char *buf, size_t len)
+char *zf_plan_pu_list(const struct zf_plan *plan)
 {
-	size_t used = 0;
+	struct zf_buf b = { 0 };
 	int i;
 
-	buf[0] = '\0';
-	for (i = 0; i < plan->ntasks && used < len; i++) {
-		if (plan->pu[i] < 0) {
-			snprintf(buf, len, "none");
-			return;
-		}
-		used += snprintf(buf + used, len - used, "%s%d", i ? "," : "", plan->pu[i]);
-	}
+	zf_buf_printf(&b, "%s", plan->ntasks && plan->pu[0] < 0 ? "none" : "");
+	for (i = 0; i < plan->ntasks && plan->pu[i] >= 0; i++)
+		zf_buf_printf(&b, "%s%d", i ? "," : "", plan->pu[i]);
+	if (b.oom)
+		zf_buf_free(&b);
+	return b.text;
 }
 
 int zf_topo_bind_self(struct zf_topo *topo, int pu, char *why, size_t len)
@@ -389,32 +499,36 @@ int zf_topo_bind_self(struct zf_topo *topo, int pu, char *why, size_t len)
 void zf_topo_print(struct zf_topo *topo, FILE *out)
 {
 	hwloc_obj_t node = NULL, pkg = NULL;
-	char list[1024];
+	char *list;
 
 	fprintf(out, "machine: %d package%s, %d NUMA node%s, %d cores, %d PUs (%s)\n",
 		topo->packages, topo->packages == 1 ? "" : "s", topo->numa_nodes,
 		topo->numa_nodes == 1 ? "" : "s", topo->cores, topo->pus, topo->source);
 	while ((pkg = hwloc_get_next_obj_by_type(topo->t, HWLOC_OBJ_PACKAGE, pkg))) {
-		hwloc_bitmap_list_snprintf(list, sizeof(list), pkg->cpuset);
+		list = NULL;
+		hwloc_bitmap_list_asprintf(&list, pkg->cpuset);
 		fprintf(out, "  package %u: %d cores, PUs %s\n", pkg->logical_index,
 			hwloc_get_nbobjs_inside_cpuset_by_type(topo->t, pkg->cpuset,
-							       HWLOC_OBJ_CORE), list);
+							       HWLOC_OBJ_CORE), list ? list : "?");
+		free(list);
 	}
 	while ((node = hwloc_get_next_obj_by_type(topo->t, HWLOC_OBJ_NUMANODE, node))) {
-		hwloc_bitmap_list_snprintf(list, sizeof(list), node->cpuset);
-		fprintf(out, "  NUMA node %u: PUs %s, %llu MiB\n", node->os_index, list,
+		list = NULL;
+		hwloc_bitmap_list_asprintf(&list, node->cpuset);
+		fprintf(out, "  NUMA node %u: PUs %s, %llu MiB\n", node->os_index, list ? list : "?",
 			(unsigned long long)(node->attr->numanode.local_memory >> 20));
+		free(list);
 	}
 }
 
 void zf_plan_print(const struct zf_plan *plan, FILE *out)
 {
-	char list[8192];
+	char *list = zf_plan_pu_list(plan);
 	int i;
 
-	zf_plan_pu_list(plan, list, sizeof(list));
 	fprintf(out, "placement %s, %d task%s: PUs %s\n", plan->placement, plan->ntasks,
-		plan->ntasks == 1 ? "" : "s", list);
+		plan->ntasks == 1 ? "" : "s", list ? list : "? (out of memory)");
+	free(list);
 	fprintf(out, "  %-6s %-6s %-6s %-8s %s\n", "task", "pu", "core", "package", "node");
 	for (i = 0; i < plan->ntasks; i++)
 		fprintf(out, "  %-6d %-6d %-6d %-8d %d\n", i, plan->pu[i], plan->core[i],

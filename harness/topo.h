@@ -14,7 +14,7 @@
 struct zf_topo {
 	hwloc_topology_t t;
 	bool thissystem;	/* false for HWLOC_SYNTHETIC or an XML file */
-	char source[256];	/* "this system", "synthetic: ...", "xml: FILE" */
+	char *source;		/* "this system", "synthetic: ...", "xml: FILE" (malloc()ed) */
 	int packages, numa_nodes, cores, pus;
 };
 
@@ -25,7 +25,7 @@ int zf_topo_export_xml(struct zf_topo *topo, const char *path);
 
 /* One PU per task, in order; -1 everywhere for `none`. */
 struct zf_plan {
-	char placement[64];
+	char *placement;	/* as given (malloc()ed: a cpus: list has no length limit) */
 	int ntasks;
 	int *pu;		/* PU OS index */
 	int *core;		/* core logical index */
@@ -38,8 +38,13 @@ int zf_placement_check(const char *placement, const char **why);
 /* how many PUs the placement can use; 0 for `none` (any number of tasks) */
 int zf_placement_capacity(struct zf_topo *topo, const char *placement,
 			  char *why, size_t len);
+/*
+ * ntasks tasks' PUs; -errno with why (which names the placement where it
+ * fits in len: ZF_PLACEMENT_WHY_LEN more than the placement's length does)
+ */
 int zf_plan_make(struct zf_topo *topo, const char *placement, int ntasks,
 		 struct zf_plan *plan, char *why, size_t len);
+#define ZF_PLACEMENT_WHY_LEN	256
 void zf_plan_free(struct zf_plan *plan);
 /*
  * The distinct PUs the plans bind their tasks to, in first-use order,
@@ -47,8 +52,8 @@ void zf_plan_free(struct zf_plan *plan);
  * any PU), 0 when every task is bound; -ENOMEM
  */
 int zf_plans_pus(const struct zf_plan *plans, size_t nplans, int **pus, int *n);
-/* "0,2,4,6" (or "none") into buf */
-void zf_plan_pu_list(const struct zf_plan *plan, char *buf, size_t len);
+/* "0,2,4,6" in task order (or "none"), whole, malloc()ed; NULL when out of memory */
+char *zf_plan_pu_list(const struct zf_plan *plan);
 
 /* bind the calling thread to one PU and check that it took */
 int zf_topo_bind_self(struct zf_topo *topo, int pu, char *why, size_t len);

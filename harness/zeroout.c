@@ -303,9 +303,11 @@ static int run_config(struct zo_run *run, const struct zo_opts *o, unsigned long
 			}
 		}
 		gbps[rep] = wall ? bytes / (double)wall : NAN;
-		zf_buf_printf(csv, "%s,%s,%s,%d,%s,%lu,%lu,%llu,%llu,%llu,%llu,%llu,%lu,%.4f,%d\n",
-			      run->s->name, run->seg == PAGE_SEG ? "page" : "folio", o->sink,
-			      run->ntasks, o->placement, run->seg, rep, (unsigned long long)req,
+		zf_buf_printf(csv, "%s,%s,%s,%d,", run->s->name, run->seg == PAGE_SEG ? "page" : "folio",
+			      o->sink, run->ntasks);
+		zf_buf_csv(csv, o->placement, 0);	/* cpus:0,2 has commas */
+		zf_buf_printf(csv, "%lu,%lu,%llu,%llu,%llu,%llu,%llu,%lu,%.4f,%d\n",
+			      run->seg, rep, (unsigned long long)req,
 			      (unsigned long long)segs, (unsigned long long)bytes,
 			      (unsigned long long)calls, (unsigned long long)wall, run->nseg,
 			      gbps[rep], run->file ? direct : 0);

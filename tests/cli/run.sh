@@ -64,7 +64,7 @@ bad "--size: 1M: smaller than --step" run --size 1M
 bad "--step: -2M: not a size" run --step -2M
 bad "--step: 1: 107374182400 faults per pass" run --step 1
 bad "--tasks: 0: too small" run --tasks 0
-bad "--tasks: 5000: too large" run --tasks 5000
+bad "--tasks: 5000: too large (at most 4096: one task a PU, or 4096 where" run --tasks 5000
 bad "--tasks: two: not a number" run --tasks two
 bad "--tasks: 3: placement compact has" run --tasks 3
 bad "--tasks: 9-1: range ends before it starts" sweep --tasks 9-1
@@ -173,6 +173,8 @@ bad "--inject-ns: bogus=5: not an emulated strategy" run --inject-ns bogus=5
 bad "--placement: cpus:: empty" run --placement cpus:
 bad "--placement: cpus:1-0: range ends before it starts" run --placement cpus:1-0
 bad "--placement: node:-1: not a number" run --placement node:-1
+bad "--placement: cpus:0-2000000: a CPU number past 1048576" run --placement cpus:0-2000000
+bad "--placement: cpus:0x10: not a number or range" run --placement cpus:0x10
 
 # --- zeroout ---
 bad "--sink: disk: not a sink (emulated, file)" zeroout --sink disk
@@ -246,6 +248,26 @@ printf 'a,b\n"unterminated,1\n' >"$tmp/quote/samples.csv"
 bad_as_is "samples.csv" compare "$sample" "$tmp/quote"
 
 bad "model: extra: unexpected argument" model extra
+
+# --- machines of thousands of PUs (HWLOC_SYNTHETIC): task counts and CPU lists grow with them ---
+big="pack:8 numa:2 core:128 pu:2"	# 4,096 PUs, 16 nodes of 256
+HWLOC_SYNTHETIC=$big bad_as_is "--tasks: 4097: too large (at most 4096" topo --tasks 4097
+odd=$(seq -s, 1 2 4095)	# 2,048 single CPUs in 9,684 bytes
+if HWLOC_SYNTHETIC=$big "$bin" topo --placement "cpus:$odd" >"$tmp/out" 2>"$tmp/err" &&
+	[ "$(grep '^placement' "$tmp/out")" = "placement cpus:$odd, 2048 tasks: PUs $odd" ] &&
+	grep -q '^  2047   4095   2047   7        15$' "$tmp/out" &&
+	grep -q '^  NUMA node 15: PUs 3840-4095, ' "$tmp/out"; then
+	ok "topo at 4,096 PUs: a cpus: placement of 2,048 CPUs planned and printed whole"
+else
+	fail "topo at 4,096 PUs: a cpus: placement of 2,048 CPUs planned and printed whole" \
+		"$(head -c 300 "$tmp/out")" "$(cat "$tmp/err")"
+fi
+if HWLOC_SYNTHETIC="pack:16 numa:2 core:128 pu:2" "$bin" topo --tasks 8192 >"$tmp/out" 2>"$tmp/err" &&
+	grep -q '^  8191   8191   4095   15       31$' "$tmp/out"; then
+	ok "topo at 8,192 PUs: 8,192 tasks, one a PU (past 4,096)"
+else
+	fail "topo at 8,192 PUs: 8,192 tasks, one a PU (past 4,096)" "$(tail -2 "$tmp/out")" "$(cat "$tmp/err")"
+fi
 
 mkdir -p "$tmp/full" && echo precious >"$tmp/full/keep.txt"
 if ! "$bin" run --out "$tmp/full" --size 64M --min-ms 1 --reps 1 2>"$tmp/err" &&

@@ -5,10 +5,15 @@
  * from a committed c2c.csv, and the predictions they give: exact where the
  * arithmetic is simple, monotone in tasks and inside their bounds always.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 
+#include "../../harness/buf.h"
+#include "../../harness/csv.h"
 #include "../../harness/model.h"
+#include "synthetic.h"
 #include "test.h"
 
 #define ONE_NODE "core:8 pu:2"
@@ -19,17 +24,6 @@ static bool near(double a, double b)
 	return fabs(a - b) < 1e-9 * (1 + fabs(b));
 }
 #define NEAR(a, b) near((a), (b))
-
-static int open_synthetic(struct zf_topo *topo, const char *synthetic)
-{
-	char why[256];
-	int err;
-
-	setenv("HWLOC_SYNTHETIC", synthetic, 1);
-	err = zf_topo_open(topo, NULL, why, sizeof(why));
-	unsetenv("HWLOC_SYNTHETIC");
-	return err;
-}
 
 /* the hand-off matrix of the first n PUs of a placement, from levels */
 static double *level_matrix(struct zf_topo *topo, const char *placement, int n,
@@ -268,4 +262,53 @@ TEST(model_matrix_from_c2c_csv)
 		    strstr(why, "No such file"));
 	zf_plan_free(&plan);
 	zf_topo_close(&topo);
+}
+
+/* model's plan and model.csv keep a cpus: placement of 300 bytes and more whole */
+TEST(model_keeps_a_long_cpus_placement_whole)
+{
+	char dir[] = "/tmp/hzfmodel.XXXXXX", path[PATH_MAX], *argv[16];
+	struct zf_buf placement = { 0 };
+	struct zf_csv csv;
+	size_t line, r;
+	int cpu, argc = 0, err, saved;
+
+	ASSERT_TRUE(mkdtemp(dir));
+	zf_buf_printf(&placement, "cpus:");
+	for (cpu = 0; placement.len < 300; cpu += 2)
+		zf_buf_printf(&placement, "%s%d", cpu ? "," : "", cpu);
+	ASSERT_TRUE(placement.text != NULL);
+	argv[argc++] = "model";
+	argv[argc++] = "--handoff-ns";
+	argv[argc++] = "core=5,machine=100";
+	argv[argc++] = "--fixed-ns";
+	argv[argc++] = "1";
+	argv[argc++] = "--get-ns";
+	argv[argc++] = "0";
+	argv[argc++] = "--tasks";
+	argv[argc++] = "1,2";
+	argv[argc++] = "--placement";
+	argv[argc++] = placement.text;
+	argv[argc++] = "--out";
+	argv[argc++] = dir;
+	argv[argc] = NULL;
+	setenv("HWLOC_SYNTHETIC", "pack:4 [numa] core:128 pu:2", 1);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);	/* its table is not this test's output */
+	ASSERT_TRUE(freopen("/dev/null", "w", stdout) != NULL);
+	err = zf_model_main(argc, argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	unsetenv("HWLOC_SYNTHETIC");
+	ASSERT_EQ(err, 0);
+	snprintf(path, sizeof(path), "%s/model.csv", dir);
+	ASSERT_EQ(zf_csv_read(path, &csv, &line), 0);
+	EXPECT_EQ(csv.nrows, 6);	/* global, mmflag, persistent at 1 and 2 tasks */
+	for (r = 0; r < csv.nrows; r++)
+		EXPECT_STREQ(csv.rows[r][zf_csv_col(&csv, "placement")], placement.text);
+	zf_csv_free(&csv);
+	zf_buf_free(&placement);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	EXPECT_EQ(system(path), 0);
 }

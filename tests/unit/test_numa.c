@@ -73,3 +73,30 @@ TEST(numa_pages_read_back_on_this_machine)
 	EXPECT_EQ(zf_numa_cpu_node(-1), -1);
 	zf_numa_free(bound, 4096);
 }
+
+TEST(numa_pages_read_back_past_64)
+{
+	const int n = 300;
+	int *nodes, i, on_0 = 0;
+	void **pages;
+	char *bound;
+
+	if (!zf_numa_available())
+		SKIP("no NUMA support in this kernel (libnuma)");
+	bound = zf_numa_alloc((size_t)n * 4096, 0, false);
+	pages = calloc(n + 1, sizeof(*pages));
+	nodes = calloc(n + 1, sizeof(*nodes));
+	ASSERT_TRUE(bound && pages && nodes);
+	/* 300 pages bound to node 0 (touched), and one not mapped */
+	for (i = 0; i < n; i++)
+		pages[i] = bound + (size_t)i * 4096;
+	pages[n] = NULL;
+	ASSERT_EQ(zf_numa_pages_nodes(pages, n + 1, nodes), 0);
+	for (i = 0; i < n; i++)
+		on_0 += nodes[i] == 0;
+	EXPECT_EQ(on_0, n);
+	EXPECT_EQ(nodes[n], -1);
+	zf_numa_free(bound, (size_t)n * 4096);
+	free(pages);
+	free(nodes);
+}

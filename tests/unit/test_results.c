@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* File formats: CSV and JSON written and read back, atomic writes, /proc and /sys text, figures. */
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -137,6 +138,19 @@ TEST(this_machine_facts_are_read)
 	EXPECT_TRUE(!strcmp(si.persistent_huge_zero_folio, "y") ||
 		    !strcmp(si.persistent_huge_zero_folio, "n") ||
 		    !strcmp(si.persistent_huge_zero_folio, "unknown"));
+}
+
+/* a file read whole: /proc/stat says size 0, /dev/zero never ends and is refused by name */
+TEST(files_read_whole_and_a_size_limit_named)
+{
+	size_t len = 0;
+	char *text;
+
+	ASSERT_EQ(zf_read_file_alloc("/proc/stat", &text, &len), 0);
+	EXPECT_TRUE(len > 0 && strlen(text) == len && !strncmp(text, "cpu ", 4));
+	free(text);
+	EXPECT_EQ(zf_read_file_alloc("/dev/zero", &text, NULL), -EFBIG);
+	EXPECT_TRUE(text == NULL);
 }
 
 TEST(rep_figures_follow_the_slowest_task)
@@ -433,12 +447,53 @@ TEST(usemem_report_reads_the_median_repetition)
 	EXPECT_EQ(system(path), 0);
 }
 
+/* what zf_show() prints for dir, malloc()ed; NULL when it fails */
+static char *shown(const char *dir)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	int err;
+
+	if (!out)
+		return NULL;
+	err = zf_show(dir, out);
+	fclose(out);
+	if (err) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* show: every flagged configuration named, however many (cut at 255 bytes before) */
+TEST(show_names_every_flagged_configuration)
+{
+	char dir[] = "/tmp/hzfshow.XXXXXX", *text, path[64];
+	struct zf_buf summary = { 0 };
+	int t;
+
+	ASSERT_TRUE(mkdtemp(dir));
+	zf_buf_printf(&summary, ZF_SUMMARY_COLUMNS "\n");
+	for (t = 1; t <= 40; t++)
+		zf_buf_printf(&summary, "global,emulated,thread,%d,compact,2097152,512,2,10,9,11,1,1e8,5,"
+			      "1,0.0,0.0,,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,1,,,,\n", t);
+	write_text(dir, "summary.csv", summary.text);
+	text = shown(dir);
+	ASSERT_TRUE(text != NULL);
+	EXPECT_TRUE(strstr(text, "flagged (overlap or CPU/wall below 0.9): global emulated thread x1 1, "
+			   "global emulated thread x2 1, ") != NULL);
+	EXPECT_TRUE(strstr(text, ", global emulated thread x40 1\n") != NULL);
+	free(text);
+	zf_buf_free(&summary);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	EXPECT_EQ(system(path), 0);
+}
+
 /* show: a real-fault configuration whose verification failed is named, the rest counted */
 TEST(show_names_failed_kernel_checks)
 {
-	char dir[] = "/tmp/hzfshow.XXXXXX", *text = NULL, path[64];
-	size_t len = 0;
-	FILE *out;
+	char dir[] = "/tmp/hzfshow.XXXXXX", *text, path[64];
 
 	ASSERT_TRUE(mkdtemp(dir));
 	write_text(dir, "summary.csv", ZF_SUMMARY_COLUMNS "\n"
@@ -452,10 +507,8 @@ TEST(show_names_failed_kernel_checks)
 		   "global,kernel,process,1,compact,0,0,1.0000,0,0,ok\n"
 		   "native,kernel,process,1,compact,1,3,1.0000,0,0,fallback\n"
 		   "global,kernel,process,1,compact,1,0,1.0000,0,0,ok\n");
-	out = open_memstream(&text, &len);
-	ASSERT_TRUE(out != NULL);
-	ASSERT_EQ(zf_show(dir, out), 0);
-	fclose(out);
+	text = shown(dir);
+	ASSERT_TRUE(text != NULL);
 	EXPECT_TRUE(strstr(text, "native      process  compact      1 tasks: 1 of 2 repetitions ok; "
 			   "3 fallbacks") != NULL);
 	EXPECT_TRUE(strstr(text, "global      process  compact      1 tasks: 2 of 2") == NULL);

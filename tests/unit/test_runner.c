@@ -111,7 +111,8 @@ TEST(a_task_that_cannot_bind_fails_the_run)
 		.counter_node = -1,
 	};
 	int pu = 99999, node = -1, core = -1, package = -1;
-	struct zf_plan plan = { "cpus:99999", 1, &pu, &core, &package, &node };
+	char placement[] = "cpus:99999";
+	struct zf_plan plan = { placement, 1, &pu, &core, &package, &node };
 	struct zf_run_result res;
 	struct zf_topo topo;
 	char why[256];

@@ -122,3 +122,60 @@ TEST(reps_auto_stops_once_the_interval_is_within_the_target)
 	EXPECT_TRUE(!zf_reps_enough(outlier, 6, 0.1));
 	EXPECT_TRUE(zf_reps_enough(outlier, 10, 1.0));	/* [49.9, 50.2] at 10: x(2), x(9) */
 }
+
+/* U by its definition, pair by pair, for checking the rank sum against */
+static double pairs_u(const double *a, size_t na, const double *b, size_t nb)
+{
+	double u = 0;
+	size_t i, j;
+
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			u += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
+	return u;
+}
+
+TEST(mann_whitney_rank_sum_is_the_pair_count)
+{
+	double a[300], b[200];
+	struct zf_mwu t;
+	size_t i;
+
+	/* values of 0-49, many tied within and across the samples */
+	for (i = 0; i < 300; i++)
+		a[i] = (i * 37) % 50;
+	for (i = 0; i < 200; i++)
+		b[i] = (i * 11 + 3) % 47;
+	ASSERT_EQ(zf_mann_whitney(a, 300, b, 200, &t), 0);
+	NEAR(t.u, pairs_u(a, 300, b, 200), 1e-9);
+	ASSERT_EQ(zf_mann_whitney(b, 200, a, 300, &t), 0);
+	NEAR(t.u, pairs_u(b, 200, a, 300), 1e-9);
+}
+
+TEST(mann_whitney_and_median_ci95_on_20000_values)
+{
+	static double a[20000], b[20000];
+	double lo, hi;
+	struct zf_mwu t;
+	size_t i;
+
+	/* 1..20000 shuffled (7919 is prime to 20000), and the same 1000 higher */
+	for (i = 0; i < 20000; i++) {
+		a[i] = (double)((i * 7919) % 20000 + 1);
+		b[i] = a[i] + 1000;
+	}
+	ASSERT_EQ(zf_mann_whitney(a, 20000, b, 20000, &t), 0);
+	/* a's i beats b's j where i > j + 1000: 18999 * 19000 / 2 pairs, and 19000 ties */
+	NEAR(t.u, 18999.0 * 19000 / 2 + 19000 / 2.0, 1e-6);
+	EXPECT_TRUE(t.p < 1e-6);
+	/* binomial(n, 1/2) tails at 2.5%, worked out exactly: x(9861) and x(10140) */
+	ASSERT_EQ(zf_median_ci95(a, 20000, &lo, &hi), 0);
+	NEAR(lo, 9861, 1e-12);
+	NEAR(hi, 10140, 1e-12);
+	/* and past 1,074 values, where 2^-n is no longer a double: x(956), x(1045) of 2000 */
+	for (i = 0; i < 2000; i++)
+		a[i] = (double)((i * 7919) % 2000 + 1);
+	ASSERT_EQ(zf_median_ci95(a, 2000, &lo, &hi), 0);
+	NEAR(lo, 956, 1e-12);
+	NEAR(hi, 1045, 1e-12);
+}

@@ -23,7 +23,10 @@ static int plan_list(const char *synthetic, const char *placement, int ntasks,
 	if (err) {
 		snprintf(out, len, "error: %s", why);
 	} else {
-		zf_plan_pu_list(&plan, out, len);
+		char *list = zf_plan_pu_list(&plan);
+
+		snprintf(out, len, "%s", list ? list : "out of memory");
+		free(list);
 		zf_plan_free(&plan);
 	}
 	zf_topo_close(&topo);
@@ -61,6 +64,22 @@ TEST(topo_synthetic_two_packages_is_read)
 	EXPECT_EQ(topo.pus, 72);
 	EXPECT_TRUE(!topo.thissystem);
 	zf_topo_close(&topo);
+}
+
+TEST(topo_a_long_bad_description_is_named_whole_or_by_size)
+{
+	char long_one[600], why[256];
+	struct zf_topo topo;
+
+	memset(long_one, 'x', sizeof(long_one) - 1);
+	long_one[sizeof(long_one) - 1] = '\0';
+	setenv("HWLOC_SYNTHETIC", "pack:2 bogus:3", 1);
+	EXPECT_TRUE(zf_topo_open(&topo, NULL, why, sizeof(why)) != 0);
+	EXPECT_STREQ(why, "pack:2 bogus:3: cannot be loaded");
+	setenv("HWLOC_SYNTHETIC", long_one, 1);
+	EXPECT_TRUE(zf_topo_open(&topo, NULL, why, sizeof(why)) != 0);
+	EXPECT_STREQ(why, "HWLOC_SYNTHETIC of 599 bytes: cannot be loaded");
+	unsetenv("HWLOC_SYNTHETIC");
 }
 
 TEST(compact_fills_cores_of_package_0_first)
@@ -160,6 +179,20 @@ TEST(placement_names_are_checked)
 	EXPECT_TRUE(zf_placement_check("node:x", &why) != 0);
 	EXPECT_TRUE(zf_placement_check("cpus:", &why) != 0);
 	EXPECT_TRUE(zf_placement_check("cpus:3-1", &why) != 0);
+	/* what hwloc_bitmap_list_sscanf() would take: octal, hex, open ranges, garbage */
+	EXPECT_TRUE(zf_placement_check("cpus:0x10", &why) != 0);
+	EXPECT_TRUE(zf_placement_check("cpus:3-", &why) != 0);
+	EXPECT_TRUE(zf_placement_check("cpus:1x2", &why) != 0);
+	EXPECT_TRUE(zf_placement_check("cpus: 5", &why) != 0);
+	EXPECT_TRUE(zf_placement_check("cpus:1,,2", &why) != 0);
+	EXPECT_TRUE(zf_placement_check("cpus:0-1048577", &why) != 0);
+	EXPECT_EQ(zf_placement_check("cpus:0-1048576", &why), 0);
+	EXPECT_EQ(zf_placement_check("node:5000", &why), 0);	/* the machine says */
+}
+
+TEST(cpus_placement_reads_decimal_and_dedups)
+{
+	EXPECT_PLAN(HASWELL, "cpus:010,9,10,9-10", 2, "9,10");
 }
 
 TEST(binding_on_this_machine_takes)
