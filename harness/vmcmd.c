@@ -158,10 +158,15 @@ static int boot(struct vm_state *s, int log_fd, char *why, size_t whylen)
 		s->accel = ZF_VM_KVM;
 		err = boot_once(s, log_fd, s->o.timeout_s,
 				s->o.accel == ZF_VM_AUTO ? KVM_UP_WITHIN_S : 0, why, whylen);
-		if (err || s->boot.end != ZF_VM_NOT_UP)
+		if (err || s->o.accel != ZF_VM_AUTO || s->boot.console.up ||
+		    (s->boot.end != ZF_VM_NOT_UP && s->boot.end != ZF_VM_DIED))
 			return err;
-		fprintf(stderr, "hzfbench: vm: kvm: no sign of /init after %d s (nested "
-			"virtualisation?): trying tcg\n", KVM_UP_WITHIN_S);
+		if (s->boot.end == ZF_VM_NOT_UP)
+			fprintf(stderr, "hzfbench: vm: kvm: no sign of /init after %d s (nested "
+				"virtualisation?): trying tcg\n", KVM_UP_WITHIN_S);
+		else
+			fprintf(stderr, "hzfbench: vm: kvm: qemu stopped before /init (its "
+				"console: %s/console.log): trying tcg\n", s->dir);
 		spent = s->boot.wall_s;
 	}
 	s->accel = ZF_VM_TCG;
