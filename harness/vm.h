@@ -23,7 +23,7 @@ enum zf_vm_accel { ZF_VM_AUTO, ZF_VM_TCG, ZF_VM_KVM };
 
 struct zf_vm_opts {
 	const char *kernel;		/* "debian", a variant name, or a file */
-	unsigned long smp, sockets, nodes;
+	unsigned long smp, sockets, threads, nodes;	/* threads: SMT siblings of a core */
 	unsigned long long mem_bytes;
 	const char *mem_arg;		/* --mem as typed */
 	enum zf_vm_accel accel;
@@ -62,7 +62,7 @@ void zf_vm_argv_free(struct zf_vm_argv *a);
 
 /*
  * The JSON object the guest's meta.json keeps as "vm" (kernel, accel,
- * CPUs, sockets, nodes, memory); it reaches the guest's hzfbench in
+ * CPUs, sockets, threads, nodes, memory); it reaches the guest's hzfbench in
  * $HZF_VM. release: the kernel's uname -r when known, else NULL.
  */
 void zf_vm_json(const struct zf_vm_opts *o, enum zf_vm_accel accel, const char *kernel_path,

@@ -131,9 +131,9 @@ static int boot_once(struct vm_state *s, int log_fd, unsigned long timeout_s,
 	if (!err)
 		err = zf_vm_qemu_argv(&s->o, s->accel, s->kernel, initrd, data, &a);
 	if (!err) {
-		dprintf(log_fd, "hzfbench vm: %s, %lu CPUs, %lu sockets, %lu nodes, %llu MiB\n",
-			zf_vm_accel_name(s->accel), s->o.smp, s->o.sockets, s->o.nodes,
-			s->o.mem_bytes >> 20);
+		dprintf(log_fd, "hzfbench vm: %s, %lu CPUs, %lu sockets, %lu threads a core, "
+			"%lu nodes, %llu MiB\n", zf_vm_accel_name(s->accel), s->o.smp, s->o.sockets,
+			s->o.threads, s->o.nodes, s->o.mem_bytes >> 20);
 		err = zf_vm_run_qemu(a.argv, log_fd, timeout_s, up_within_s, &s->boot, why,
 				     whylen);
 	} else if (err == -ENOMEM) {
