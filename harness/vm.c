@@ -21,11 +21,11 @@ static const char vm_usage[] =
 "                      download and kept in ~/.cache/hzfbench), global, mmflag\n"
 "                      or persistent (a kernel make kernels built), or a bzImage\n"
 "                      file (default debian)\n"
-"  --smp N             CPUs (default 4)\n"
+"  --smp N             CPUs, 1-288 (qemu's q35 machine; default 4)\n"
 "  --sockets N         sockets the CPUs are split into (default 2)\n"
 "  --threads N         SMT threads of each core, dividing a socket's CPUs\n"
 "                      (default 1)\n"
-"  --nodes N           NUMA nodes, each with an equal share of whole cores\n"
+"  --nodes N           NUMA nodes, 1-8, each with an equal share of whole cores\n"
 "                      and of memory (default 2)\n"
 "  --mem SIZE          the guest's memory (default 2G)\n"
 "  --accel A           auto (kvm when /dev/kvm opens and the guest comes up\n"
@@ -59,6 +59,21 @@ static const struct option vm_options[] = {
 const char *zf_vm_accel_name(enum zf_vm_accel a)
 {
 	return a == ZF_VM_TCG ? "tcg" : a == ZF_VM_KVM ? "kvm" : "auto";
+}
+
+static const char q35_most[] = "the most CPUs qemu's q35 machine takes";
+
+/* a count from 1 to max; above max, one line that says what max is */
+static int parse_count(const char *opt, const char *arg, unsigned long max, const char *what,
+		       unsigned long *out)
+{
+	char why[128];
+	int err = zf_parse_num_opt(opt, arg, 1, ~0UL, out);
+
+	if (err || *out <= max)
+		return err;
+	snprintf(why, sizeof(why), "over %lu, %s", max, what);
+	return zf_bad_value(opt, arg, why);
 }
 
 static int check_topology(struct zf_vm_opts *o)
@@ -110,16 +125,19 @@ int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o)
 			o->kernel = optarg;
 			break;
 		case OPT_SMP:
-			err = zf_parse_num_opt("--smp", optarg, 1, ZF_VM_MAX_CPUS, &o->smp);
+			err = parse_count("--smp", optarg, ZF_VM_MAX_CPUS, q35_most, &o->smp);
 			break;
 		case OPT_SOCKETS:
-			err = zf_parse_num_opt("--sockets", optarg, 1, ZF_VM_MAX_CPUS, &o->sockets);
+			err = parse_count("--sockets", optarg, ZF_VM_MAX_CPUS, q35_most,
+					  &o->sockets);
 			break;
 		case OPT_THREADS:
-			err = zf_parse_num_opt("--threads", optarg, 1, ZF_VM_MAX_CPUS, &o->threads);
+			err = parse_count("--threads", optarg, ZF_VM_MAX_CPUS, q35_most,
+					  &o->threads);
 			break;
 		case OPT_NODES:
-			err = zf_parse_num_opt("--nodes", optarg, 1, ZF_VM_MAX_CPUS, &o->nodes);
+			err = parse_count("--nodes", optarg, ZF_VM_MAX_NODES,
+					  "the most NUMA nodes hzfbench vm makes", &o->nodes);
 			break;
 		case OPT_MEM:
 			err = zf_parse_size_opt("--mem", optarg, &o->mem_bytes);
@@ -171,6 +189,41 @@ int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o)
 	return check_topology(o);
 }
 
+/* qemu's apicid_bitwidth_for_count(): the bits that number 0 to count - 1 */
+static unsigned int id_bits(unsigned long count)
+{
+	unsigned int bits = 0;
+
+	while (count > 1UL << bits)
+		bits++;
+	return bits;
+}
+
+unsigned long zf_vm_max_apic_id(const struct zf_vm_opts *o)
+{
+	unsigned long cores = o->smp / o->sockets / o->threads;
+	unsigned int core_shift = id_bits(o->threads), socket_shift = core_shift + id_bits(cores);
+
+	return (o->sockets - 1) << socket_shift | (cores - 1) << core_shift | (o->threads - 1);
+}
+
+static bool needs_x2apic(const struct zf_vm_opts *o)
+{
+	return zf_vm_max_apic_id(o) > ZF_VM_XAPIC_MAX_ID;
+}
+
+int zf_vm_tcg_check(const struct zf_vm_opts *o, int major, int minor, char *why,
+		    size_t whylen)
+{
+	if (!needs_x2apic(o) || major >= 9)
+		return 0;
+	snprintf(why, whylen, "APIC IDs up to %lu (%lu sockets, %lu cores, %lu threads) need "
+		 "x2APIC, which qemu %d.%d's TCG does not emulate (9.0's does, and KVM)",
+		 zf_vm_max_apic_id(o), o->sockets, o->smp / o->sockets / o->threads, o->threads,
+		 major, minor);
+	return -EINVAL;
+}
+
 void zf_vm_argv_add(struct zf_vm_argv *a, const char *fmt, ...)
 {
 	va_list ap;
@@ -213,9 +266,17 @@ int zf_vm_qemu_argv(const struct zf_vm_opts *o, enum zf_vm_accel accel, const ch
 {
 	unsigned long long node_mib = o->mem_bytes / o->nodes >> 20;
 	unsigned long per_node = o->smp / o->nodes;
+	bool x2apic = needs_x2apic(o);
 	unsigned long i;
 
 	zf_vm_argv_add(a, "qemu-system-x86_64");
+	/*
+	 * q35 takes 288 CPUs where pc takes 255, and has the IOMMU whose
+	 * interrupt remapping Linux wants before it turns x2APIC on (under KVM,
+	 * qemu's half of a split irqchip remaps)
+	 */
+	zf_vm_argv_add(a, "-machine");
+	zf_vm_argv_add(a, "q35%s", x2apic && accel == ZF_VM_KVM ? ",kernel-irqchip=split" : "");
 	/* no network card, no VGA: the firmware has nothing to try before the kernel */
 	zf_vm_argv_add(a, "-nodefaults");
 	zf_vm_argv_add(a, "-no-reboot");	/* a panic (panic=-1) ends qemu */
@@ -233,6 +294,10 @@ int zf_vm_qemu_argv(const struct zf_vm_opts *o, enum zf_vm_accel accel, const ch
 	zf_vm_argv_add(a, "-smp");
 	zf_vm_argv_add(a, "%lu,sockets=%lu,cores=%lu,threads=%lu", o->smp, o->sockets,
 		       o->smp / o->sockets / o->threads, o->threads);
+	if (x2apic) {
+		zf_vm_argv_add(a, "-device");
+		zf_vm_argv_add(a, "intel-iommu,intremap=on,eim=on");
+	}
 	zf_vm_argv_add(a, "-m");
 	zf_vm_argv_add(a, "%lluM", o->mem_bytes >> 20);
 	for (i = 0; o->nodes > 1 && i < o->nodes; i++) {

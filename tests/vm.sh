@@ -33,6 +33,8 @@ refused 2 "--mem: 300M: not a whole number of 2 MiB for each of 4 nodes" --nodes
 refused 2 "--threads: 3: does not divide the 4 CPUs of a socket evenly" --smp 8 --threads 3 -- topo
 refused 2 "--nodes: 4: does not divide the 6 cores of 2 threads evenly: a core's threads would be on two nodes" \
 	--smp 12 --threads 2 --nodes 4 -- topo
+refused 2 "--smp: 289: over 288, the most CPUs qemu's q35 machine takes" --smp 289 -- topo
+refused 2 "--nodes: 9: over 8, the most NUMA nodes hzfbench vm makes" --smp 18 --nodes 9 -- topo
 refused 2 "--accel: xen: not auto, tcg or kvm" --accel xen -- topo
 refused 2 "a guest does not boot guests of its own" -- vm -- topo
 if command -v qemu-system-x86_64 >/dev/null 2>&1; then
@@ -40,6 +42,14 @@ if command -v qemu-system-x86_64 >/dev/null 2>&1; then
 		--kernel /nonexistent/bzImage -- topo
 	refused 2 "--kernel persistent: $tmp/no-kernels/persistent/bzImage: No such file or directory (make kernels builds it)" \
 		--kernel persistent -- topo
+	# APIC IDs past 254 need x2APIC, which TCG emulates from qemu 9.0 on
+	qemu=$(qemu-system-x86_64 --version | sed -n 's/.*version \([0-9]*\)\.\([0-9]*\).*/\1.\2/p')
+	if [ "${qemu%%.*}" -lt 9 ]; then
+		refused 2 "--smp: 256: APIC IDs up to 255 (4 sockets, 32 cores, 2 threads) need x2APIC, which qemu $qemu's TCG does not emulate" \
+			--accel tcg --smp 256 --sockets 4 --threads 2 --nodes 8 --mem 8G -- topo
+	else
+		skip "vm --smp 256 under TCG refused" "qemu $qemu's TCG emulates x2APIC"
+	fi
 else
 	skip "vm: a guest" "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
 	finish vm

@@ -30,7 +30,8 @@ static const char *const refused[] = {
 	"--smp 3 -- topo",				/* 2 sockets */
 	"--smp 6 --sockets 3 --nodes 4 -- topo",
 	"--smp 0 -- topo",
-	"--smp 65 -- topo",
+	"--smp 289 -- topo",				/* q35's most: 288 */
+	"--smp 18 --nodes 9 --mem 9G -- topo",		/* 8 nodes at most */
 	"--threads 0 -- topo",
 	/* 4 CPUs a socket: 3 threads do not divide them; 8 nodes would split 4 cores */
 	"--smp 8 --threads 3 -- topo",
@@ -85,11 +86,59 @@ TEST(vm_options)
 		EXPECT_EQ(rc, 2);
 	}
 
-	/* nodes of whole cores */
+	/* the most: 288 CPUs, 8 nodes of whole cores */
+	ASSERT_EQ(parse("--smp 288 --sockets 4 --threads 2 --nodes 8 --mem 8G -- topo", &o, s,
+			sizeof(s)), 0);
+	EXPECT_EQ(o.smp, 288);
+	EXPECT_EQ(o.threads, 2);
+	EXPECT_EQ(o.nodes, 8);
 	ASSERT_EQ(parse("--smp 8 --sockets 2 --threads 2 --nodes 4 --mem 1G -- topo", &o, s,
 			sizeof(s)), 0);
-	EXPECT_EQ(o.threads, 2);
 	EXPECT_EQ(o.nodes, 4);
+}
+
+/* zf_vm_max_apic_id() and zf_vm_tcg_check() of one topology */
+static unsigned long apic_id(const char *line, int major, int *tcg, char *why, size_t whylen)
+{
+	struct zf_vm_opts o;
+	char s[512];
+
+	*tcg = 1;
+	if (parse(line, &o, s, sizeof(s)))
+		return ~0UL;
+	*tcg = zf_vm_tcg_check(&o, major, 2, why, whylen);
+	return zf_vm_max_apic_id(&o);
+}
+
+TEST(vm_apic_ids)
+{
+	char why[256] = "";
+	int tcg = 1;
+
+	/* socket, core and thread fields: 2 + 5 + 1 bits for 4 x 32 x 2 */
+	EXPECT_EQ(apic_id("--smp 256 --sockets 4 --threads 2 --mem 8G --nodes 8 -- topo", 7, &tcg,
+			  why, sizeof(why)), 255);
+	EXPECT_EQ(tcg, -EINVAL);
+	EXPECT_STREQ(why, "APIC IDs up to 255 (4 sockets, 32 cores, 2 threads) need x2APIC, "
+		     "which qemu 7.2's TCG does not emulate (9.0's does, and KVM)");
+	EXPECT_EQ(apic_id("--smp 256 --sockets 4 --threads 2 --mem 8G --nodes 8 -- topo", 9, &tcg,
+			  why, sizeof(why)), 255);
+	EXPECT_EQ(tcg, 0);
+	/* 31 cores still take 5 bits, and end at 253; 255 CPUs in one socket at 254 */
+	EXPECT_EQ(apic_id("--smp 248 --sockets 4 --threads 2 --nodes 4 -- topo", 7, &tcg, why,
+			  sizeof(why)), 253);
+	EXPECT_EQ(tcg, 0);
+	EXPECT_EQ(apic_id("--smp 255 --sockets 1 --nodes 1 -- topo", 7, &tcg, why, sizeof(why)),
+		  254);
+	EXPECT_EQ(tcg, 0);
+	EXPECT_EQ(apic_id("--smp 254 -- topo", 7, &tcg, why, sizeof(why)), 254);
+	EXPECT_EQ(tcg, 0);
+	EXPECT_EQ(apic_id("--smp 256 --nodes 1 -- topo", 7, &tcg, why, sizeof(why)), 255);
+	EXPECT_EQ(tcg, -EINVAL);
+	/* fields round up: 3 sockets of 3 cores of 3 threads are 2 + 2 + 2 bits */
+	EXPECT_EQ(apic_id("--smp 27 --sockets 3 --threads 3 --nodes 1 -- topo", 7, &tcg, why,
+			  sizeof(why)), 2 << 4 | 2 << 2 | 2);
+	EXPECT_EQ(apic_id("--smp 1 --sockets 1 --nodes 1 -- topo", 7, &tcg, why, sizeof(why)), 0);
 }
 
 static void joined(const struct zf_vm_argv *a, char *out, size_t len)
@@ -112,7 +161,7 @@ TEST(vm_qemu_command_line)
 	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_TCG, "/k/bzImage", "/t/initramfs.cpio", "/t/data",
 				  &a), 0);
 	joined(&a, line, sizeof(line));
-	EXPECT_STREQ(line, "qemu-system-x86_64 -nodefaults -no-reboot -display none "
+	EXPECT_STREQ(line, "qemu-system-x86_64 -machine q35 -nodefaults -no-reboot -display none "
 		     "-accel tcg,thread=multi -cpu max,vendor=GenuineIntel "
 		     "-smp 4,sockets=2,cores=2,threads=1 -m 2048M "
 		     "-object memory-backend-ram,size=1024M,id=mem0 "
@@ -149,6 +198,40 @@ TEST(vm_qemu_command_line)
 			   "-numa node,nodeid=2,memdev=mem2,cpus=4-5 "
 			   "-object memory-backend-ram,size=256M,id=mem3 "
 			   "-numa node,nodeid=3,memdev=mem3,cpus=6-7 -kernel k") != NULL);
+	EXPECT_TRUE(strstr(line, "intel-iommu") == NULL);
+	zf_vm_argv_free(&a);
+}
+
+TEST(vm_qemu_x2apic)
+{
+	struct zf_vm_opts o;
+	struct zf_vm_argv a = { 0 };
+	char s[512], line[8192];
+
+	/* APIC IDs up to 255: x2APIC, which Linux turns on behind interrupt remapping */
+	ASSERT_EQ(parse("--smp 256 --sockets 4 --threads 2 --nodes 8 --mem 8G -- topo", &o, s,
+			sizeof(s)), 0);
+	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_TCG, "k", "i", "d", &a), 0);
+	joined(&a, line, sizeof(line));
+	EXPECT_TRUE(!strncmp(line, "qemu-system-x86_64 -machine q35 -nodefaults ", 44));
+	EXPECT_TRUE(strstr(line, "-smp 256,sockets=4,cores=32,threads=2 "
+			   "-device intel-iommu,intremap=on,eim=on -m 8192M ") != NULL);
+	EXPECT_TRUE(strstr(line, "-numa node,nodeid=0,memdev=mem0,cpus=0-31 ") != NULL);
+	EXPECT_TRUE(strstr(line, "-numa node,nodeid=7,memdev=mem7,cpus=224-255 ") != NULL);
+	zf_vm_argv_free(&a);
+	/* KVM remaps interrupts in qemu's half of a split irqchip */
+	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_KVM, "k", "i", "d", &a), 0);
+	joined(&a, line, sizeof(line));
+	EXPECT_TRUE(!strncmp(line, "qemu-system-x86_64 -machine q35,kernel-irqchip=split ", 53));
+	EXPECT_TRUE(strstr(line, "-device intel-iommu,intremap=on,eim=on") != NULL);
+	zf_vm_argv_free(&a);
+	/* 248 CPUs of 4 sockets end at APIC ID 253: no IOMMU */
+	ASSERT_EQ(parse("--smp 248 --sockets 4 --threads 2 --nodes 4 --mem 4G -- topo", &o, s,
+			sizeof(s)), 0);
+	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_TCG, "k", "i", "d", &a), 0);
+	joined(&a, line, sizeof(line));
+	EXPECT_TRUE(strstr(line, "-smp 248,sockets=4,cores=31,threads=2 -m 4096M ") != NULL);
+	EXPECT_TRUE(strstr(line, "intel-iommu") == NULL);
 	zf_vm_argv_free(&a);
 }
 
