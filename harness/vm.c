@@ -21,10 +21,12 @@ static const char vm_usage[] =
 "                      download and kept in ~/.cache/hzfbench), global, mmflag\n"
 "                      or persistent (a kernel make kernels built), or a bzImage\n"
 "                      file (default debian)\n"
-"  --smp N             CPUs (default 4)\n"
+"  --smp N             CPUs, 1-288 (qemu's q35 machine; default 4)\n"
 "  --sockets N         sockets the CPUs are split into (default 2)\n"
-"  --nodes N           NUMA nodes, each with an equal share of CPUs and memory\n"
-"                      (default 2)\n"
+"  --threads N         SMT threads of each core, dividing a socket's CPUs\n"
+"                      (default 1)\n"
+"  --nodes N           NUMA nodes, 1-8, each with an equal share of whole cores\n"
+"                      and of memory (default 2)\n"
 "  --mem SIZE          the guest's memory (default 2G)\n"
 "  --accel A           auto (kvm when /dev/kvm opens and the guest comes up\n"
 "                      within 60 s, else tcg), tcg or kvm (default auto)\n"
@@ -36,13 +38,14 @@ static const char vm_usage[] =
 "  -h, --help          this text\n"
 "  Times measured under tcg are emulated: compare them only with each other.\n";
 
-enum { OPT_KERNEL = 256, OPT_SMP, OPT_SOCKETS, OPT_NODES, OPT_MEM, OPT_ACCEL, OPT_TIMEOUT,
-       OPT_APPEND, OPT_OUT };
+enum { OPT_KERNEL = 256, OPT_SMP, OPT_SOCKETS, OPT_THREADS, OPT_NODES, OPT_MEM, OPT_ACCEL,
+       OPT_TIMEOUT, OPT_APPEND, OPT_OUT };
 
 static const struct option vm_options[] = {
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
 	{ "smp", required_argument, NULL, OPT_SMP },
 	{ "sockets", required_argument, NULL, OPT_SOCKETS },
+	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "nodes", required_argument, NULL, OPT_NODES },
 	{ "mem", required_argument, NULL, OPT_MEM },
 	{ "accel", required_argument, NULL, OPT_ACCEL },
@@ -58,9 +61,25 @@ const char *zf_vm_accel_name(enum zf_vm_accel a)
 	return a == ZF_VM_TCG ? "tcg" : a == ZF_VM_KVM ? "kvm" : "auto";
 }
 
+static const char q35_most[] = "the most CPUs qemu's q35 machine takes";
+
+/* a count from 1 to max; above max, one line that says what max is */
+static int parse_count(const char *opt, const char *arg, unsigned long max, const char *what,
+		       unsigned long *out)
+{
+	char why[128];
+	int err = zf_parse_num_opt(opt, arg, 1, ~0UL, out);
+
+	if (err || *out <= max)
+		return err;
+	snprintf(why, sizeof(why), "over %lu, %s", max, what);
+	return zf_bad_value(opt, arg, why);
+}
+
 static int check_topology(struct zf_vm_opts *o)
 {
-	char v[32], why[96];
+	unsigned long cores = o->smp / o->threads;
+	char v[32], why[128];
 
 	snprintf(why, sizeof(why), "does not divide --smp %lu evenly", o->smp);
 	snprintf(v, sizeof(v), "%lu", o->sockets);
@@ -68,6 +87,17 @@ static int check_topology(struct zf_vm_opts *o)
 		return zf_bad_value("--sockets", v, why);
 	snprintf(v, sizeof(v), "%lu", o->nodes);
 	if (o->smp % o->nodes)
+		return zf_bad_value("--nodes", v, why);
+	snprintf(why, sizeof(why), "does not divide the %lu CPUs of a socket evenly",
+		 o->smp / o->sockets);
+	snprintf(v, sizeof(v), "%lu", o->threads);
+	if ((o->smp / o->sockets) % o->threads)
+		return zf_bad_value("--threads", v, why);
+	/* a node's CPUs are consecutive, as a core's threads are: whole cores keep them together */
+	snprintf(why, sizeof(why), "does not divide the %lu cores of %lu threads evenly: a "
+		 "core's threads would be on two nodes", cores, o->threads);
+	snprintf(v, sizeof(v), "%lu", o->nodes);
+	if (cores % o->nodes)
 		return zf_bad_value("--nodes", v, why);
 	snprintf(why, sizeof(why), "not a whole number of 2 MiB for each of %lu nodes", o->nodes);
 	if (o->mem_bytes % (o->nodes * ZF_VM_NODE_ALIGN))
@@ -82,8 +112,8 @@ int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o)
 {
 	int c, err = 0;
 
-	*o = (struct zf_vm_opts){ .kernel = "debian", .smp = 4, .sockets = 2, .nodes = 2,
-				  .mem_bytes = 2ULL << 30, .mem_arg = "2G",
+	*o = (struct zf_vm_opts){ .kernel = "debian", .smp = 4, .sockets = 2, .threads = 1,
+				  .nodes = 2, .mem_bytes = 2ULL << 30, .mem_arg = "2G",
 				  .timeout_s = 900 };
 	optind = 1;
 	opterr = 0;
@@ -95,13 +125,19 @@ int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o)
 			o->kernel = optarg;
 			break;
 		case OPT_SMP:
-			err = zf_parse_num_opt("--smp", optarg, 1, ZF_VM_MAX_CPUS, &o->smp);
+			err = parse_count("--smp", optarg, ZF_VM_MAX_CPUS, q35_most, &o->smp);
 			break;
 		case OPT_SOCKETS:
-			err = zf_parse_num_opt("--sockets", optarg, 1, ZF_VM_MAX_CPUS, &o->sockets);
+			err = parse_count("--sockets", optarg, ZF_VM_MAX_CPUS, q35_most,
+					  &o->sockets);
+			break;
+		case OPT_THREADS:
+			err = parse_count("--threads", optarg, ZF_VM_MAX_CPUS, q35_most,
+					  &o->threads);
 			break;
 		case OPT_NODES:
-			err = zf_parse_num_opt("--nodes", optarg, 1, ZF_VM_MAX_CPUS, &o->nodes);
+			err = parse_count("--nodes", optarg, ZF_VM_MAX_NODES,
+					  "the most NUMA nodes hzfbench vm makes", &o->nodes);
 			break;
 		case OPT_MEM:
 			err = zf_parse_size_opt("--mem", optarg, &o->mem_bytes);
@@ -153,6 +189,41 @@ int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o)
 	return check_topology(o);
 }
 
+/* qemu's apicid_bitwidth_for_count(): the bits that number 0 to count - 1 */
+static unsigned int id_bits(unsigned long count)
+{
+	unsigned int bits = 0;
+
+	while (count > 1UL << bits)
+		bits++;
+	return bits;
+}
+
+unsigned long zf_vm_max_apic_id(const struct zf_vm_opts *o)
+{
+	unsigned long cores = o->smp / o->sockets / o->threads;
+	unsigned int core_shift = id_bits(o->threads), socket_shift = core_shift + id_bits(cores);
+
+	return (o->sockets - 1) << socket_shift | (cores - 1) << core_shift | (o->threads - 1);
+}
+
+static bool needs_x2apic(const struct zf_vm_opts *o)
+{
+	return zf_vm_max_apic_id(o) > ZF_VM_XAPIC_MAX_ID;
+}
+
+int zf_vm_tcg_check(const struct zf_vm_opts *o, int major, int minor, char *why,
+		    size_t whylen)
+{
+	if (!needs_x2apic(o) || major >= 9)
+		return 0;
+	snprintf(why, whylen, "APIC IDs up to %lu (%lu sockets, %lu cores, %lu threads) need "
+		 "x2APIC, which qemu %d.%d's TCG does not emulate (9.0's does, and KVM)",
+		 zf_vm_max_apic_id(o), o->sockets, o->smp / o->sockets / o->threads, o->threads,
+		 major, minor);
+	return -EINVAL;
+}
+
 void zf_vm_argv_add(struct zf_vm_argv *a, const char *fmt, ...)
 {
 	va_list ap;
@@ -195,9 +266,17 @@ int zf_vm_qemu_argv(const struct zf_vm_opts *o, enum zf_vm_accel accel, const ch
 {
 	unsigned long long node_mib = o->mem_bytes / o->nodes >> 20;
 	unsigned long per_node = o->smp / o->nodes;
+	bool x2apic = needs_x2apic(o);
 	unsigned long i;
 
 	zf_vm_argv_add(a, "qemu-system-x86_64");
+	/*
+	 * q35 takes 288 CPUs where pc takes 255, and has the IOMMU whose
+	 * interrupt remapping Linux wants before it turns x2APIC on (under KVM,
+	 * qemu's half of a split irqchip remaps)
+	 */
+	zf_vm_argv_add(a, "-machine");
+	zf_vm_argv_add(a, "q35%s", x2apic && accel == ZF_VM_KVM ? ",kernel-irqchip=split" : "");
 	/* no network card, no VGA: the firmware has nothing to try before the kernel */
 	zf_vm_argv_add(a, "-nodefaults");
 	zf_vm_argv_add(a, "-no-reboot");	/* a panic (panic=-1) ends qemu */
@@ -205,12 +284,20 @@ int zf_vm_qemu_argv(const struct zf_vm_opts *o, enum zf_vm_accel accel, const ch
 	zf_vm_argv_add(a, "none");
 	zf_vm_argv_add(a, "-accel");
 	zf_vm_argv_add(a, accel == ZF_VM_KVM ? "kvm" : "tcg,thread=multi");
-	/* -cpu host fails under nested KVM on some hosts (MSR 0x10a); max works under both */
+	/*
+	 * -cpu host fails under nested KVM on some hosts (MSR 0x10a); max works
+	 * under both. TCG's max is an AMD CPU without topoext, whose SMT threads
+	 * Linux does not see; as an Intel one it reads them from leaf 0xb.
+	 */
 	zf_vm_argv_add(a, "-cpu");
-	zf_vm_argv_add(a, "max");
+	zf_vm_argv_add(a, accel == ZF_VM_KVM ? "max" : "max,vendor=GenuineIntel");
 	zf_vm_argv_add(a, "-smp");
-	zf_vm_argv_add(a, "%lu,sockets=%lu,cores=%lu,threads=1", o->smp, o->sockets,
-		       o->smp / o->sockets);
+	zf_vm_argv_add(a, "%lu,sockets=%lu,cores=%lu,threads=%lu", o->smp, o->sockets,
+		       o->smp / o->sockets / o->threads, o->threads);
+	if (x2apic) {
+		zf_vm_argv_add(a, "-device");
+		zf_vm_argv_add(a, "intel-iommu,intremap=on,eim=on");
+	}
 	zf_vm_argv_add(a, "-m");
 	zf_vm_argv_add(a, "%lluM", o->mem_bytes >> 20);
 	for (i = 0; o->nodes > 1 && i < o->nodes; i++) {
@@ -225,7 +312,13 @@ int zf_vm_qemu_argv(const struct zf_vm_opts *o, enum zf_vm_accel accel, const ch
 	zf_vm_argv_add(a, "-initrd");
 	zf_vm_argv_add(a, "%s", initrd);
 	zf_vm_argv_add(a, "-append");
-	zf_vm_argv_add(a, "console=ttyS0 quiet loglevel=3 panic=-1%s%s", o->append ? " " : "",
+	/*
+	 * Linux isolates page tables on an Intel CPU that no list calls immune
+	 * to Meltdown, as TCG's is, which makes a fault 4 times slower under
+	 * TCG; the AMD one had no isolation
+	 */
+	zf_vm_argv_add(a, "console=ttyS0 quiet loglevel=3 panic=-1%s%s%s",
+		       accel == ZF_VM_KVM ? "" : " nopti", o->append ? " " : "",
 		       o->append ? o->append : "");
 	zf_vm_argv_add(a, "-serial");		/* ttyS0: the console, on qemu's stdout */
 	zf_vm_argv_add(a, "stdio");
@@ -261,9 +354,9 @@ void zf_vm_json(const struct zf_vm_opts *o, enum zf_vm_accel accel, const char *
 		zf_buf_json_str(b, release);
 	else
 		zf_buf_printf(b, "null");
-	zf_buf_printf(b, ", \"accel\": \"%s\", \"cpus\": %lu, \"sockets\": %lu, \"nodes\": %lu, "
-		      "\"mem_mib\": %llu}", zf_vm_accel_name(accel), o->smp, o->sockets, o->nodes,
-		      o->mem_bytes >> 20);
+	zf_buf_printf(b, ", \"accel\": \"%s\", \"cpus\": %lu, \"sockets\": %lu, \"threads\": %lu, "
+		      "\"nodes\": %lu, \"mem_mib\": %llu}", zf_vm_accel_name(accel), o->smp,
+		      o->sockets, o->threads, o->nodes, o->mem_bytes >> 20);
 }
 
 void zf_vm_init_script(const struct zf_vm_opts *o, enum zf_vm_accel accel,

@@ -23,7 +23,7 @@ enum zf_vm_accel { ZF_VM_AUTO, ZF_VM_TCG, ZF_VM_KVM };
 
 struct zf_vm_opts {
 	const char *kernel;		/* "debian", a variant name, or a file */
-	unsigned long smp, sockets, nodes;
+	unsigned long smp, sockets, threads, nodes;	/* threads: SMT siblings of a core */
 	unsigned long long mem_bytes;
 	const char *mem_arg;		/* --mem as typed */
 	enum zf_vm_accel accel;
@@ -34,7 +34,11 @@ struct zf_vm_opts {
 	int ncmd;
 };
 
-#define ZF_VM_MAX_CPUS		64
+/* q35's most CPUs in Debian 12's qemu 7.2 (pc, its default machine, takes 255) */
+#define ZF_VM_MAX_CPUS		288
+#define ZF_VM_MAX_NODES		8
+/* an xAPIC ID is 8 bits and 255 is the broadcast: a higher one needs x2APIC */
+#define ZF_VM_XAPIC_MAX_ID	254
 #define ZF_VM_NODE_ALIGN	(2ULL << 20)	/* each node's memory a whole number of these */
 
 int zf_vm_main(int argc, char **argv);
@@ -42,6 +46,19 @@ int zf_vm_main(int argc, char **argv);
 /* options up to "--" and the command after it; 0, 1 for --help (said), or 2 (said) */
 int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o);
 const char *zf_vm_accel_name(enum zf_vm_accel a);
+
+/*
+ * The highest APIC ID qemu gives o's CPUs: socket, core and thread in
+ * fields each as wide as its count needs (qemu's x86 topology), so that
+ * 4 sockets of 32 cores of 2 threads end at 255, above the xAPIC's 254.
+ */
+unsigned long zf_vm_max_apic_id(const struct zf_vm_opts *o);
+/*
+ * Whether qemu major.minor can run o under TCG: an APIC ID above 254 needs
+ * x2APIC, which qemu's TCG emulates from 9.0 on. 0, or -EINVAL with why.
+ */
+int zf_vm_tcg_check(const struct zf_vm_opts *o, int major, int minor, char *why,
+		    size_t whylen);
 
 /* an argument vector built one string at a time; NULL-terminated */
 struct zf_vm_argv {
@@ -62,7 +79,7 @@ void zf_vm_argv_free(struct zf_vm_argv *a);
 
 /*
  * The JSON object the guest's meta.json keeps as "vm" (kernel, accel,
- * CPUs, sockets, nodes, memory); it reaches the guest's hzfbench in
+ * CPUs, sockets, threads, nodes, memory); it reaches the guest's hzfbench in
  * $HZF_VM. release: the kernel's uname -r when known, else NULL.
  */
 void zf_vm_json(const struct zf_vm_opts *o, enum zf_vm_accel accel, const char *kernel_path,
@@ -120,5 +137,7 @@ int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
 		   unsigned long up_within_s, struct zf_vm_boot *b, char *why, size_t whylen);
 /* a file named on $PATH, as a path; -ENOENT when none */
 int zf_vm_which(const char *name, char *path, size_t len);
+/* the version of qemu-system-x86_64 on $PATH, from its --version; -EIO when it says none */
+int zf_vm_qemu_version(int *major, int *minor);
 
 #endif

@@ -34,6 +34,21 @@ int zf_vm_which(const char *name, char *path, size_t len)
 	return -ENOENT;
 }
 
+int zf_vm_qemu_version(int *major, int *minor)
+{
+	/* "QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)" */
+	FILE *f = popen("qemu-system-x86_64 --version 2>/dev/null", "r");
+	char line[256];
+	const char *v = NULL;
+
+	if (!f)
+		return -errno;
+	while (!v && fgets(line, sizeof(line), f))
+		v = strstr(line, "version ");
+	pclose(f);
+	return v && sscanf(v, "version %d.%d", major, minor) == 2 ? 0 : -EIO;
+}
+
 /* kernels/ under $HZF_CACHE, $XDG_CACHE_HOME/hzfbench or ~/.cache/hzfbench */
 static int cache_dir(char *dir, size_t len)
 {

@@ -114,6 +114,19 @@ static bool kvm_usable(void)
 	return true;
 }
 
+/* under tcg, a topology the installed qemu cannot emulate: -ERANGE, said in why */
+static int tcg_check(const struct vm_state *s, char *why, size_t whylen)
+{
+	char reason[256];
+	int major, minor;
+
+	if (zf_vm_qemu_version(&major, &minor) ||
+	    !zf_vm_tcg_check(&s->o, major, minor, reason, sizeof(reason)))
+		return 0;
+	snprintf(why, whylen, "--smp: %lu: %s", s->o.smp, reason);
+	return -ERANGE;
+}
+
 /* one boot under s->accel; 0 once qemu ended, whichever way */
 static int boot_once(struct vm_state *s, int log_fd, unsigned long timeout_s,
 		     unsigned long up_within_s, char *why, size_t whylen)
@@ -131,9 +144,9 @@ static int boot_once(struct vm_state *s, int log_fd, unsigned long timeout_s,
 	if (!err)
 		err = zf_vm_qemu_argv(&s->o, s->accel, s->kernel, initrd, data, &a);
 	if (!err) {
-		dprintf(log_fd, "hzfbench vm: %s, %lu CPUs, %lu sockets, %lu nodes, %llu MiB\n",
-			zf_vm_accel_name(s->accel), s->o.smp, s->o.sockets, s->o.nodes,
-			s->o.mem_bytes >> 20);
+		dprintf(log_fd, "hzfbench vm: %s, %lu CPUs, %lu sockets, %lu threads a core, "
+			"%lu nodes, %llu MiB\n", zf_vm_accel_name(s->accel), s->o.smp, s->o.sockets,
+			s->o.threads, s->o.nodes, s->o.mem_bytes >> 20);
 		err = zf_vm_run_qemu(a.argv, log_fd, timeout_s, up_within_s, &s->boot, why,
 				     whylen);
 	} else if (err == -ENOMEM) {
@@ -158,13 +171,21 @@ static int boot(struct vm_state *s, int log_fd, char *why, size_t whylen)
 		s->accel = ZF_VM_KVM;
 		err = boot_once(s, log_fd, s->o.timeout_s,
 				s->o.accel == ZF_VM_AUTO ? KVM_UP_WITHIN_S : 0, why, whylen);
-		if (err || s->boot.end != ZF_VM_NOT_UP)
+		if (err || s->o.accel != ZF_VM_AUTO || s->boot.console.up ||
+		    (s->boot.end != ZF_VM_NOT_UP && s->boot.end != ZF_VM_DIED))
 			return err;
-		fprintf(stderr, "hzfbench: vm: kvm: no sign of /init after %d s (nested "
-			"virtualisation?): trying tcg\n", KVM_UP_WITHIN_S);
+		if (s->boot.end == ZF_VM_NOT_UP)
+			fprintf(stderr, "hzfbench: vm: kvm: no sign of /init after %d s (nested "
+				"virtualisation?): trying tcg\n", KVM_UP_WITHIN_S);
+		else
+			fprintf(stderr, "hzfbench: vm: kvm: qemu stopped before /init (its "
+				"console: %s/console.log): trying tcg\n", s->dir);
 		spent = s->boot.wall_s;
 	}
 	s->accel = ZF_VM_TCG;
+	err = tcg_check(s, why, whylen);
+	if (err)
+		return err;
 	if (spent >= (double)s->o.timeout_s) {
 		s->boot.end = ZF_VM_TIMEOUT;
 		return 0;
@@ -258,6 +279,11 @@ int zf_vm_main(int argc, char **argv)
 			"qemu-system-x86)\n");
 		return 1;
 	}
+	if ((s.o.accel == ZF_VM_TCG || (s.o.accel == ZF_VM_AUTO && !kvm_usable())) &&
+	    tcg_check(&s, why, sizeof(why))) {
+		fprintf(stderr, "hzfbench: vm: %s\n", why);
+		return 2;
+	}
 	err = zf_vm_kernel(&s.o, s.kernel, sizeof(s.kernel), why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "hzfbench: vm: %s\n", why);
@@ -286,7 +312,7 @@ int zf_vm_main(int argc, char **argv)
 	if (err) {
 		fprintf(stderr, "hzfbench: vm: %s\n", why);
 		s.ending = "not started";
-		rc = 1;
+		rc = err == -ERANGE ? 2 : 1;
 	} else {
 		rc = finish(&s, log_fd);
 	}

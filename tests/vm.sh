@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# hzfbench vm: its refusals, then, where qemu-system-x86_64 is installed, a
-# real guest of 2 sockets x 2 CPUs in 2 NUMA nodes under TCG booting
-# Debian's cloud kernel (fetched once with apt-get download): the topology
-# it sees, a scatter run whose tasks and counter page are verified on
+# hzfbench vm: its refusals, then, where qemu-system-x86_64 is installed,
+# real guests under TCG booting Debian's cloud kernel (fetched once with
+# apt-get download): the topology one of 2 sockets x 2 cores x 2 threads in
+# 2 NUMA nodes sees, in one of 2 sockets x 2 CPUs in 2 nodes a scatter run whose tasks and counter page are verified on
 # their nodes, detect --behaviour (and in each kernel make kernels built,
 # where built), a command's exit status, --timeout and SIGTERM.
 # Ends with "vm: N passed, N failed, N skipped".
@@ -30,6 +30,11 @@ refused 2 "unexpected argument (the guest's subcommand goes after --)" topo
 refused 2 "no subcommand to run" --smp 2 --
 refused 2 "--sockets: 2: does not divide --smp 3 evenly" --smp 3 -- topo
 refused 2 "--mem: 300M: not a whole number of 2 MiB for each of 4 nodes" --nodes 4 --mem 300M -- topo
+refused 2 "--threads: 3: does not divide the 4 CPUs of a socket evenly" --smp 8 --threads 3 -- topo
+refused 2 "--nodes: 4: does not divide the 6 cores of 2 threads evenly: a core's threads would be on two nodes" \
+	--smp 12 --threads 2 --nodes 4 -- topo
+refused 2 "--smp: 289: over 288, the most CPUs qemu's q35 machine takes" --smp 289 -- topo
+refused 2 "--nodes: 9: over 8, the most NUMA nodes hzfbench vm makes" --smp 18 --nodes 9 -- topo
 refused 2 "--accel: xen: not auto, tcg or kvm" --accel xen -- topo
 refused 2 "a guest does not boot guests of its own" -- vm -- topo
 if command -v qemu-system-x86_64 >/dev/null 2>&1; then
@@ -37,6 +42,14 @@ if command -v qemu-system-x86_64 >/dev/null 2>&1; then
 		--kernel /nonexistent/bzImage -- topo
 	refused 2 "--kernel persistent: $tmp/no-kernels/persistent/bzImage: No such file or directory (make kernels builds it)" \
 		--kernel persistent -- topo
+	# APIC IDs past 254 need x2APIC, which TCG emulates from qemu 9.0 on
+	qemu=$(qemu-system-x86_64 --version | sed -n 's/.*version \([0-9]*\)\.\([0-9]*\).*/\1.\2/p')
+	if [ "${qemu%%.*}" -lt 9 ]; then
+		refused 2 "--smp: 256: APIC IDs up to 255 (4 sockets, 32 cores, 2 threads) need x2APIC, which qemu $qemu's TCG does not emulate" \
+			--accel tcg --smp 256 --sockets 4 --threads 2 --nodes 8 --mem 8G -- topo
+	else
+		skip "vm --smp 256 under TCG refused" "qemu $qemu's TCG emulates x2APIC"
+	fi
 else
 	skip "vm: a guest" "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
 	finish vm
@@ -54,16 +67,19 @@ guest() {	# guest NAME ARGS...: hzfbench vm --out $tmp/NAME ARGS; $rc
 	fi
 }
 
-# --- the topology the guest sees ---
-guest topo --smp 4 --sockets 2 --nodes 2 --mem 2G -- topo
-if [ "$rc" = 0 ] && grep -q '^machine: 2 packages, 2 NUMA nodes, 4 cores, 4 PUs' "$tmp/topo.out" &&
-	grep -q '^  NUMA node 0: PUs 0-1,' "$tmp/topo.out" && grep -q '^  NUMA node 1: PUs 2-3,' "$tmp/topo.out" &&
+# --- the topology the guest sees: SMT threads, each core's in one node ---
+# (compact places every core's first PU, then every core's second: 2 PUs a core)
+guest topo --smp 8 --sockets 2 --threads 2 --nodes 2 --mem 2G -- topo --placement compact --tasks 8
+if [ "$rc" = 0 ] && grep -q '^machine: 2 packages, 2 NUMA nodes, 4 cores, 8 PUs' "$tmp/topo.out" &&
+	grep -q '^placement compact, 8 tasks: PUs 0,2,4,6,1,3,5,7$' "$tmp/topo.out" &&
+	grep -q '^  NUMA node 0: PUs 0-3,' "$tmp/topo.out" && grep -q '^  NUMA node 1: PUs 4-7,' "$tmp/topo.out" &&
 	[ "$($json "$tmp/topo/vm.json" complete)" = true ] &&
 	[ "$($json "$tmp/topo/vm.json" virtualized)" = tcg ] &&
+	[ "$($json "$tmp/topo/vm.json" vm.threads)" = 2 ] &&
 	[ "$($json "$tmp/topo/vm.json" vm.nodes)" = 2 ]; then
-	ok "vm topo: the guest sees 2 packages and 2 NUMA nodes, PUs 0-1 and 2-3 ($(sed -n 's/.*under tcg, //p' "$tmp/topo.err"))"
+	ok "vm topo: the guest sees 2 packages, 4 cores of 2 PUs, 2 NUMA nodes of 2 whole cores ($(sed -n 's/.*under tcg, //p' "$tmp/topo.err"))"
 else
-	fail "vm topo: 2 nodes" "exit $rc" "$(cat "$tmp/topo.out" "$tmp/topo.err")" "$(tail -5 "$tmp/topo/console.log" 2>/dev/null)"
+	fail "vm topo: 2 threads a core, 2 nodes" "exit $rc" "$(cat "$tmp/topo.out" "$tmp/topo.err")" "$(tail -5 "$tmp/topo/console.log" 2>/dev/null)"
 fi
 
 # --- scatter: tasks on CPUs of different nodes, the counter's page on node 1, verified ---
@@ -86,8 +102,9 @@ if [ "$rc" = 0 ] && meta_complete "$r"; then
 		fail "vm run: numa_check ok, counter on node 1" "numa_check: $checks" "counter_node: $counter"
 	fi
 	if [ "$($json "$r/meta.json" virtualized)" = tcg ] && [ "$($json "$r/meta.json" vm.nodes)" = 2 ] &&
+		[ "$($json "$r/meta.json" vm.threads)" = 1 ] &&
 		[ "$($json "$r/meta.json" topology.numa_nodes)" = 2 ]; then
-		ok "vm run: meta.json says virtualized tcg, 2 nodes asked and 2 seen"
+		ok "vm run: meta.json says virtualized tcg, 1 thread a core and 2 nodes asked, 2 seen"
 	else
 		fail "vm run: meta.json's vm" "$(grep -E '"(virtualized|vm)"' "$r/meta.json")"
 	fi

@@ -25,15 +25,38 @@ static int parse(const char *line, struct zf_vm_opts *o, char *store, size_t len
 	return zf_vm_parse(argc, argv, o);
 }
 
+static const char *const refused[] = {
+	"topo", "--", "--smp 4", "-- vm -- topo",
+	"--smp 3 -- topo",				/* 2 sockets */
+	"--smp 6 --sockets 3 --nodes 4 -- topo",
+	"--smp 0 -- topo",
+	"--smp 289 -- topo",				/* q35's most: 288 */
+	"--smp 18 --nodes 9 --mem 9G -- topo",		/* 8 nodes at most */
+	"--threads 0 -- topo",
+	/* 4 CPUs a socket: 3 threads do not divide them; 8 nodes would split 4 cores */
+	"--smp 8 --threads 3 -- topo",
+	"--smp 8 --threads 2 --nodes 8 -- topo",
+	"--smp 12 --sockets 1 --threads 2 --nodes 4 -- topo",	/* 3 CPUs, 1.5 cores a node */
+	"--mem 300M --smp 4 --nodes 4 -- topo",
+	"--mem 256M --smp 4 --nodes 4 -- topo",
+	"--mem lots -- topo",
+	"--accel xen -- topo",
+	"--timeout 0 -- topo",
+	"--bogus -- topo",
+	"--kernel",
+};
+
 TEST(vm_options)
 {
 	struct zf_vm_opts o;
 	char s[512];
+	size_t i;
 
 	ASSERT_EQ(parse("-- topo", &o, s, sizeof(s)), 0);
 	EXPECT_STREQ(o.kernel, "debian");
 	EXPECT_EQ(o.smp, 4);
 	EXPECT_EQ(o.sockets, 2);
+	EXPECT_EQ(o.threads, 1);
 	EXPECT_EQ(o.nodes, 2);
 	EXPECT_EQ(o.mem_bytes, 2ULL << 30);
 	EXPECT_EQ(o.accel, ZF_VM_AUTO);
@@ -55,21 +78,67 @@ TEST(vm_options)
 
 	EXPECT_EQ(parse("--help", &o, s, sizeof(s)), 1);
 	/* each refused with a one-line error and the usage status */
-	EXPECT_EQ(parse("topo", &o, s, sizeof(s)), 2);
-	EXPECT_EQ(parse("--", &o, s, sizeof(s)), 2);
-	EXPECT_EQ(parse("--smp 4", &o, s, sizeof(s)), 2);
-	EXPECT_EQ(parse("-- vm -- topo", &o, s, sizeof(s)), 2);
-	EXPECT_EQ(parse("--smp 3 -- topo", &o, s, sizeof(s)), 2);	/* 2 sockets */
-	EXPECT_EQ(parse("--smp 6 --sockets 3 --nodes 4 -- topo", &o, s, sizeof(s)), 2);
-	EXPECT_EQ(parse("--smp 0 -- topo", &o, s, sizeof(s)), 2);
-	EXPECT_EQ(parse("--smp 65 -- topo", &o, s, sizeof(s)), 2);
-	EXPECT_EQ(parse("--mem 300M --smp 4 --nodes 4 -- topo", &o, s, sizeof(s)), 2);
-	EXPECT_EQ(parse("--mem 256M --smp 4 --nodes 4 -- topo", &o, s, sizeof(s)), 2);
-	EXPECT_EQ(parse("--mem lots -- topo", &o, s, sizeof(s)), 2);
-	EXPECT_EQ(parse("--accel xen -- topo", &o, s, sizeof(s)), 2);
-	EXPECT_EQ(parse("--timeout 0 -- topo", &o, s, sizeof(s)), 2);
-	EXPECT_EQ(parse("--bogus -- topo", &o, s, sizeof(s)), 2);
-	EXPECT_EQ(parse("--kernel", &o, s, sizeof(s)), 2);
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		int rc = parse(refused[i], &o, s, sizeof(s));
+
+		if (rc != 2)
+			fprintf(stderr, "  vm %s: %d, not 2\n", refused[i], rc);
+		EXPECT_EQ(rc, 2);
+	}
+
+	/* the most: 288 CPUs, 8 nodes of whole cores */
+	ASSERT_EQ(parse("--smp 288 --sockets 4 --threads 2 --nodes 8 --mem 8G -- topo", &o, s,
+			sizeof(s)), 0);
+	EXPECT_EQ(o.smp, 288);
+	EXPECT_EQ(o.threads, 2);
+	EXPECT_EQ(o.nodes, 8);
+	ASSERT_EQ(parse("--smp 8 --sockets 2 --threads 2 --nodes 4 --mem 1G -- topo", &o, s,
+			sizeof(s)), 0);
+	EXPECT_EQ(o.nodes, 4);
+}
+
+/* zf_vm_max_apic_id() and zf_vm_tcg_check() of one topology */
+static unsigned long apic_id(const char *line, int major, int *tcg, char *why, size_t whylen)
+{
+	struct zf_vm_opts o;
+	char s[512];
+
+	*tcg = 1;
+	if (parse(line, &o, s, sizeof(s)))
+		return ~0UL;
+	*tcg = zf_vm_tcg_check(&o, major, 2, why, whylen);
+	return zf_vm_max_apic_id(&o);
+}
+
+TEST(vm_apic_ids)
+{
+	char why[256] = "";
+	int tcg = 1;
+
+	/* socket, core and thread fields: 2 + 5 + 1 bits for 4 x 32 x 2 */
+	EXPECT_EQ(apic_id("--smp 256 --sockets 4 --threads 2 --mem 8G --nodes 8 -- topo", 7, &tcg,
+			  why, sizeof(why)), 255);
+	EXPECT_EQ(tcg, -EINVAL);
+	EXPECT_STREQ(why, "APIC IDs up to 255 (4 sockets, 32 cores, 2 threads) need x2APIC, "
+		     "which qemu 7.2's TCG does not emulate (9.0's does, and KVM)");
+	EXPECT_EQ(apic_id("--smp 256 --sockets 4 --threads 2 --mem 8G --nodes 8 -- topo", 9, &tcg,
+			  why, sizeof(why)), 255);
+	EXPECT_EQ(tcg, 0);
+	/* 31 cores still take 5 bits, and end at 253; 255 CPUs in one socket at 254 */
+	EXPECT_EQ(apic_id("--smp 248 --sockets 4 --threads 2 --nodes 4 -- topo", 7, &tcg, why,
+			  sizeof(why)), 253);
+	EXPECT_EQ(tcg, 0);
+	EXPECT_EQ(apic_id("--smp 255 --sockets 1 --nodes 1 -- topo", 7, &tcg, why, sizeof(why)),
+		  254);
+	EXPECT_EQ(tcg, 0);
+	EXPECT_EQ(apic_id("--smp 254 -- topo", 7, &tcg, why, sizeof(why)), 254);
+	EXPECT_EQ(tcg, 0);
+	EXPECT_EQ(apic_id("--smp 256 --nodes 1 -- topo", 7, &tcg, why, sizeof(why)), 255);
+	EXPECT_EQ(tcg, -EINVAL);
+	/* fields round up: 3 sockets of 3 cores of 3 threads are 2 + 2 + 2 bits */
+	EXPECT_EQ(apic_id("--smp 27 --sockets 3 --threads 3 --nodes 1 -- topo", 7, &tcg, why,
+			  sizeof(why)), 2 << 4 | 2 << 2 | 2);
+	EXPECT_EQ(apic_id("--smp 1 --sockets 1 --nodes 1 -- topo", 7, &tcg, why, sizeof(why)), 0);
 }
 
 static void joined(const struct zf_vm_argv *a, char *out, size_t len)
@@ -92,14 +161,15 @@ TEST(vm_qemu_command_line)
 	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_TCG, "/k/bzImage", "/t/initramfs.cpio", "/t/data",
 				  &a), 0);
 	joined(&a, line, sizeof(line));
-	EXPECT_STREQ(line, "qemu-system-x86_64 -nodefaults -no-reboot -display none "
-		     "-accel tcg,thread=multi -cpu max -smp 4,sockets=2,cores=2,threads=1 -m 2048M "
+	EXPECT_STREQ(line, "qemu-system-x86_64 -machine q35 -nodefaults -no-reboot -display none "
+		     "-accel tcg,thread=multi -cpu max,vendor=GenuineIntel "
+		     "-smp 4,sockets=2,cores=2,threads=1 -m 2048M "
 		     "-object memory-backend-ram,size=1024M,id=mem0 "
 		     "-numa node,nodeid=0,memdev=mem0,cpus=0-1 "
 		     "-object memory-backend-ram,size=1024M,id=mem1 "
 		     "-numa node,nodeid=1,memdev=mem1,cpus=2-3 "
 		     "-kernel /k/bzImage -initrd /t/initramfs.cpio "
-		     "-append console=ttyS0 quiet loglevel=3 panic=-1 nokaslr "
+		     "-append console=ttyS0 quiet loglevel=3 panic=-1 nopti nokaslr "
 		     "-serial stdio -serial file:/t/data -monitor none");
 	EXPECT_TRUE(a.argv[a.argc] == NULL);
 	zf_vm_argv_free(&a);
@@ -111,6 +181,57 @@ TEST(vm_qemu_command_line)
 	EXPECT_TRUE(strstr(line, "-accel kvm -cpu max -smp 2,sockets=1,cores=2,threads=1 -m 512M "
 			   "-kernel k") != NULL);
 	EXPECT_TRUE(strstr(line, "-numa") == NULL);
+	EXPECT_TRUE(strstr(line, "nopti") == NULL);
+	zf_vm_argv_free(&a);
+
+	/* 2 threads a core, 4 nodes of one core each: a core's threads on one node */
+	ASSERT_EQ(parse("--smp 8 --sockets 2 --threads 2 --nodes 4 --mem 1G -- topo", &o, s,
+			sizeof(s)), 0);
+	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_TCG, "k", "i", "d", &a), 0);
+	joined(&a, line, sizeof(line));
+	EXPECT_TRUE(strstr(line, "-smp 8,sockets=2,cores=2,threads=2 -m 1024M "
+			   "-object memory-backend-ram,size=256M,id=mem0 "
+			   "-numa node,nodeid=0,memdev=mem0,cpus=0-1 "
+			   "-object memory-backend-ram,size=256M,id=mem1 "
+			   "-numa node,nodeid=1,memdev=mem1,cpus=2-3 "
+			   "-object memory-backend-ram,size=256M,id=mem2 "
+			   "-numa node,nodeid=2,memdev=mem2,cpus=4-5 "
+			   "-object memory-backend-ram,size=256M,id=mem3 "
+			   "-numa node,nodeid=3,memdev=mem3,cpus=6-7 -kernel k") != NULL);
+	EXPECT_TRUE(strstr(line, "intel-iommu") == NULL);
+	zf_vm_argv_free(&a);
+}
+
+TEST(vm_qemu_x2apic)
+{
+	struct zf_vm_opts o;
+	struct zf_vm_argv a = { 0 };
+	char s[512], line[8192];
+
+	/* APIC IDs up to 255: x2APIC, which Linux turns on behind interrupt remapping */
+	ASSERT_EQ(parse("--smp 256 --sockets 4 --threads 2 --nodes 8 --mem 8G -- topo", &o, s,
+			sizeof(s)), 0);
+	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_TCG, "k", "i", "d", &a), 0);
+	joined(&a, line, sizeof(line));
+	EXPECT_TRUE(!strncmp(line, "qemu-system-x86_64 -machine q35 -nodefaults ", 44));
+	EXPECT_TRUE(strstr(line, "-smp 256,sockets=4,cores=32,threads=2 "
+			   "-device intel-iommu,intremap=on,eim=on -m 8192M ") != NULL);
+	EXPECT_TRUE(strstr(line, "-numa node,nodeid=0,memdev=mem0,cpus=0-31 ") != NULL);
+	EXPECT_TRUE(strstr(line, "-numa node,nodeid=7,memdev=mem7,cpus=224-255 ") != NULL);
+	zf_vm_argv_free(&a);
+	/* KVM remaps interrupts in qemu's half of a split irqchip */
+	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_KVM, "k", "i", "d", &a), 0);
+	joined(&a, line, sizeof(line));
+	EXPECT_TRUE(!strncmp(line, "qemu-system-x86_64 -machine q35,kernel-irqchip=split ", 53));
+	EXPECT_TRUE(strstr(line, "-device intel-iommu,intremap=on,eim=on") != NULL);
+	zf_vm_argv_free(&a);
+	/* 248 CPUs of 4 sockets end at APIC ID 253: no IOMMU */
+	ASSERT_EQ(parse("--smp 248 --sockets 4 --threads 2 --nodes 4 --mem 4G -- topo", &o, s,
+			sizeof(s)), 0);
+	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_TCG, "k", "i", "d", &a), 0);
+	joined(&a, line, sizeof(line));
+	EXPECT_TRUE(strstr(line, "-smp 248,sockets=4,cores=31,threads=2 -m 4096M ") != NULL);
+	EXPECT_TRUE(strstr(line, "intel-iommu") == NULL);
 	zf_vm_argv_free(&a);
 }
 
@@ -129,7 +250,8 @@ TEST(vm_init_script)
 			   "'--out' 'r' </dev/null\n") != NULL);
 	EXPECT_TRUE(strstr(script.text, "export HZF_VM='{\"kernel\": \"debian\", \"kernel_path\": "
 			   "\"/k/bz'\\''Image\", \"kernel_release\": null, \"accel\": \"tcg\", "
-			   "\"cpus\": 4, \"sockets\": 2, \"nodes\": 2, \"mem_mib\": 2048}'\n") != NULL);
+			   "\"cpus\": 4, \"sockets\": 2, \"threads\": 1, \"nodes\": 2, "
+			   "\"mem_mib\": 2048}'\n") != NULL);
 	/* the command's status is said after the data, then the guest powers off */
 	EXPECT_TRUE(strstr(script.text, "HZF-DATA-END") < strstr(script.text, "HZF-EXIT $status"));
 	EXPECT_TRUE(strstr(script.text, "poweroff -f\n") != NULL);
