@@ -704,7 +704,8 @@ if command -v gnuplot >/dev/null 2>&1; then
 		fail "c2c heatmap: the committed matrix in PNG, SVG and PDF; a folder without one skips" "$(cat "$tmp/out")"
 	fi
 	if $bin report "$tmp/ms" >/dev/null 2>"$tmp/err" && grep -q '<h2>Measured and predicted</h2>' "$tmp/ms/report.html" &&
-		grep -q 'global (model)' "$tmp/ms/plots/cost.svg" && grep -q 'global (model)' "$tmp/ms/plots/scaling.svg" &&
+		grep -q '>model<' "$tmp/ms/plots/cost.svg" && grep -q '>model<' "$tmp/ms/plots/scaling.svg" &&
+		! grep -q '>model<' "$tmp/rs/plots/scaling.svg" &&
 		! grep -q 'Measured and predicted' "$tmp/rs/report.html"; then
 		ok "report: measured beside predicted, and dashed model lines, where model.csv is"
 	else
