@@ -44,24 +44,35 @@ do for [k in "thread process"] {
 if (kinds eq "") { eval skip("no persistent rows to hold the others against (emulated, compact)") }
 eval block_mode
 
+cols = words(kinds)
+
 do for [fmt in formats] {
 	eval term(fmt)
 	eval output(fmt)
-	set multiplot layout 1, words(kinds) title chart_title("Where a fault's life goes, at the most tasks run (emulated)")
-	do for [k in kinds] {
+	set multiplot title chart_title("Where a fault's life goes, at the most tasks run (emulated)")
+	do for [i = 1:cols] {
+		k = word(kinds, i)
+		eval panel(i - 1, 1, cols, 1)
 		set title sprintf("%d %s tasks (%s)", value("most_".k), k, \
 			value("src_".k) eq "profile" ? "cpu-clock samples" : "ns over persistent's")
 		set xrange [0.4:3.6]
-		set yrange [0:100]
+		set yrange [0:112]	# room above a full bar for its label
+		set ytics 0, 20, 100
 		set ylabel "% of fault + teardown"
 		set xtics ("global" 1, "mmflag" 2, "persistent" 3)
 		set boxwidth 0.6
-		set key outside bottom center horizontal
-		plot for [s in "global mmflag persistent"] sprintf('$%s_%s', s, k) using 1:(100) with boxes lc rgb "#cccccc" title (s eq "global" ? "rest of the fault" : ""), \
-			for [s in "global mmflag persistent"] sprintf('$%s_%s', s, k) using 1:(100 * ($2 + $3)) with boxes lc rgb "#56B4E9" title (s eq "global" ? "put / teardown" : ""), \
-			for [s in "global mmflag persistent"] sprintf('$%s_%s', s, k) using 1:(100 * $2) with boxes lc rgb colour("global") title (s eq "global" ? "get" : ""), \
-			for [s in "global mmflag persistent"] sprintf('$%s_%s', s, k) using 1:(100 * ($2 + $3)):(sprintf("%.1f%%", 100 * ($2 + $3))) with labels offset 0, 0.8 notitle
+		plot for [s in "global mmflag persistent"] sprintf('$%s_%s', s, k) using 1:(100) with boxes lc rgb "#cccccc", \
+			for [s in "global mmflag persistent"] sprintf('$%s_%s', s, k) using 1:(100 * ($2 + $3)) with boxes lc rgb "#56B4E9", \
+			for [s in "global mmflag persistent"] sprintf('$%s_%s', s, k) using 1:(100 * $2) with boxes lc rgb colour("global"), \
+			for [s in "global mmflag persistent"] sprintf('$%s_%s', s, k) using 1:(100 * ($2 + $3)):(sprintf("%.1f%%", 100 * ($2 + $3))) with labels offset 0, 0.8
 	}
+	set ytics autofreq
+	set xtics autofreq
+	eval key_panel(1)
+	plot NaN with boxes lc rgb colour("global") title "get", \
+		NaN with boxes lc rgb "#56B4E9" title "put / teardown", \
+		NaN with boxes lc rgb "#cccccc" title "rest of the fault"
+	eval base_style
 	unset multiplot
 	unset output
 }

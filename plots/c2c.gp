@@ -1,8 +1,12 @@
-# c2c: the core-to-core hand-off matrix as a heatmap, PUs in the order
-# measured; white lines part NUMA nodes, black lines part packages, so a
-# machine's levels show as blocks. Empty cells (the diagonal, pairs sampled
-# out) stay grey: never filled in. Reads c2c.csv and c2c-pus.csv
-# (pu,core,package,node), as `hzfbench c2c` writes them.
+# c2c: the core-to-core hand-off matrix as a heatmap, PUs grouped by package,
+# NUMA node and core (the measured order interleaves them: compact takes a
+# PU of every core before the cores' second threads); white lines part NUMA
+# nodes, black lines part packages, so a machine's levels show as blocks.
+# Empty cells (the diagonal, pairs sampled out) stay grey: never filled in.
+# Up to 24 PUs the tics name each PU; past that, each node's block (left) and
+# each package's (top). Reads c2c.csv and c2c-pus.csv (pu,core,package,node),
+# as `hzfbench c2c` writes them; without a row for every PU measured in
+# c2c-pus.csv, the measured order and PU tics.
 NAME = "c2c"; ARGS_GIVEN = ARGC; RESULTS = ARG1; FORMAT = ARG2; DATA = "c2c.csv"
 load system("dirname ".ARG0)."/style.gp"
 
@@ -12,41 +16,88 @@ pus = dir."/c2c-pus.csv"
 if (system(sprintf("test -r '%s' && echo yes", pus)) ne "yes") { eval skip("no c2c-pus.csv beside c2c.csv") }
 n = system(sprintf("awk 'END { print NR - 1 }' '%s'", matrix)) + 0
 if (n < 2) { eval skip("c2c.csv has fewer than two PUs") }
-# where the node and the package change along the PU order: lines at i - 0.5
-bounds(col) = system(sprintf("awk -F, 'NR > 2 && $%d != prev { printf \"%%s \", NR - 2.5 } NR > 1 { prev = $%d }' '%s'", col, col, pus))
-node_lines = bounds(4)
-package_lines = bounds(3)
-# one cell per line: row, column, ns (empty cells left out)
-cells = system(sprintf("awk -F, 'NR > 1 { for (j = 2; j <= NF; j++) if ($j != \"\") print NR - 2, j - 2, $j }' '%s'", matrix))
+
+# The drawing order: the measured PUs sorted by package, node, core and PU
+# number (insertion sort: a few thousand PUs at most). Prints, for kind K:
+#   K=cells: "column row ns" for every cell, NaN where empty, row by row
+#   K=node, K=package: where that level changes along the order (i - 0.5)
+#   K=nodetics, K=packagetics: the commands that put a tic with the block's
+#     name at the centre of each block of that level (x and y, or x2)
+#   K=pus: the PU numbers in drawing order
+layout(kind) = system(sprintf("awk -F, -v kind=%s '" . \
+	"FNR == 1 { f++; next } " . \
+	"f == 1 { core[$1] = $2; pkg[$1] = $3; node[$1] = $4; next } " . \
+	"{ m++; pu[m] = $1; for (j = 2; j <= NF; j++) v[m, j - 1] = $j } " . \
+	"function before(a, b) { if (pkg[a] != pkg[b]) return pkg[a] < pkg[b]; " . \
+	"  if (node[a] != node[b]) return node[a] < node[b]; " . \
+	"  if (core[a] != core[b]) return core[a] < core[b]; return a < b } " . \
+	"END { known = 1; for (i = 1; i <= m; i++) { o[i] = i; if (!(pu[i] in pkg)) known = 0 } " . \
+	"  if (known) for (i = 2; i <= m; i++) for (j = i; j > 1 && before(pu[o[j]] + 0, pu[o[j - 1]] + 0); j--) { t = o[j]; o[j] = o[j - 1]; o[j - 1] = t } " . \
+	"  if (kind == \"cells\") { for (r = 1; r <= m; r++) for (c = 1; c <= m; c++) { x = v[o[r], o[c]]; print c - 1, r - 1, (x == \"\" ? \"NaN\" : x) } exit } " . \
+	"  if (kind == \"pus\") { for (i = 1; i <= m; i++) printf \"%%s \", pu[o[i]]; exit } " . \
+	"  if (!known) exit; lv = kind ~ /^node/ ? 1 : 2; start = 1; " . \
+	"  for (i = 1; i <= m + 1; i++) { p = pu[o[i]]; q = pu[o[i - 1]]; " . \
+	"    if (i > 1 && (i > m || (lv == 1 ? node[p] != node[q] || pkg[p] != pkg[q] : pkg[p] != pkg[q]))) { " . \
+	"      c = (start + i - 1) / 2 - 1; " . \
+	"      if (kind == \"nodetics\") printf \"set xtics add (\\\"node %%s\\\" %%g); set ytics add (\\\"node %%s\\\" %%g); \", node[q], c, node[q], c; " . \
+	"      else if (kind == \"packagetics\") printf \"set x2tics add (\\\"package %%s\\\" %%g); \", pkg[q], c; " . \
+	"      else if (i <= m) printf \"%%g \", i - 1.5; start = i } } }' '%s' '%s'", kind, pus, matrix))
+node_lines = layout("node")
+package_lines = layout("package")
+order = layout("pus")
+node_tics = layout("nodetics")
+package_tics = layout("packagetics")
+cells = layout("cells")
 set print $cells
 print cells
 unset print
-# the PU numbers as tics, at most about 24 of them
-every = n <= 24 ? 1 : int(ceil(n / 24.0))
-labels = system(sprintf("awk -F, 'NR == 1 { for (j = 2; j <= NF; j++) printf \"%%s \", $j }' '%s'", matrix))
 eval block_mode
+if (n <= 12) {
+	set table $measured	# the cells that have a value
+	plot $cells using 1:2:3 with table if (strcol(3) ne "NaN")
+	unset table
+}
+# past 24 PUs, the tics name blocks: nodes on the left and below, packages above
+blocks = n > 24 && node_lines ne ""
+every = n <= 24 ? 1 : int(ceil(n / 24.0))
 
 do for [fmt in formats] {
 	eval term(fmt)
 	eval output(fmt)
-	set title chart_title(sprintf("Core-to-core hand-off, one-way ns (%d PUs; lines: white between NUMA nodes, black between packages)", n))
+	set title chart_title(sprintf("Core-to-core hand-off, one-way ns, %d PUs (lines: white between NUMA nodes, black between packages)", n))
 	set size ratio -1
 	set xrange [-0.5:n - 0.5]
 	set yrange [n - 0.5:-0.5]
 	set xtics () rotate by 90 right
 	set ytics ()
-	do for [i = 0:n - 1:every] {
-		set xtics add (word(labels, i + 1) i)
-		set ytics add (word(labels, i + 1) i)
+	unset x2tics
+	if (blocks) {
+		eval node_tics
+		set xtics scale 0
+		set ytics scale 0
+		set xlabel "PUs by package, NUMA node and core"
+		set ylabel ""
+		if (package_lines ne "") {
+			set x2range [-0.5:n - 0.5]
+			set x2tics () scale 0 nomirror
+			eval package_tics
+		}
+	} else {
+		do for [i = 0:n - 1:every] {
+			set xtics add (word(order, i + 1) i)
+			set ytics add (word(order, i + 1) i)
+		}
+		set xlabel "PU"
+		set ylabel "PU"
 	}
-	set xlabel "PU"
-	set ylabel "PU"
 	unset grid
 	unset key
 	set object 1 rectangle from -0.5, -0.5 to n - 0.5, n - 0.5 behind fc rgb "#bbbbbb" fs solid noborder
 	set palette defined (0 "#fde725", 0.35 "#8fd16a", 0.7 "#3fb2a8", 1 "#5d8fd0")
 	set cblabel "one-way ns"
 	unset arrow
+	# the lines widen with the PUs they part: a node of 8 PUs at 256 PUs is a
+	# few pixels square, and a thin line between two such blocks is lost
 	do for [b in node_lines] {
 		set arrow from b + 0, -0.5 to b + 0, n - 0.5 nohead front lc rgb "white" lw 2
 		set arrow from -0.5, b + 0 to n - 0.5, b + 0 nohead front lc rgb "white" lw 2
@@ -55,12 +106,20 @@ do for [fmt in formats] {
 		set arrow from b + 0, -0.5 to b + 0, n - 0.5 nohead front lc rgb "black" lw 3
 		set arrow from -0.5, b + 0 to n - 0.5, b + 0 nohead front lc rgb "black" lw 3
 	}
-	# the value in each cell where there is room for it
 	if (n <= 12) {
-		plot $cells using 2:1:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palette, \
-			$cells using 2:1:(sprintf("%.1f", $3)) with labels tc rgb "black" font ",18"
+		# a box per cell, the value printed in it
+		plot $measured using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palette, \
+			$measured using 1:2:(sprintf("%.1f", $3)) with labels tc rgb "black" font font_of(18)
 	} else {
-		plot $cells using 2:1:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palette
+		# one image, a pixel per cell: a box each would be n² shapes in the SVG
+		plot $cells using 1:2:3 with image
 	}
 	unset output
+	if (fmt eq "svg" && n > 12) {
+		# a viewer scales the image up smoothly, blurring cells into each other
+		system(sprintf("sed -i 's/<image /<image style=\"image-rendering:pixelated\" /' '%s/%s.svg'", outdir, NAME))
+	}
+	set xtics scale default
+	set ytics scale default
+	unset x2tics
 }

@@ -29,28 +29,38 @@ do for [k in "thread process"] {
 }
 if (kinds eq "") { eval skip("no emulated-fault rows at compact placement") }
 eval block_mode
+have = union(have_thread, have_process)
+pred = union(pred_thread, pred_process)
+krows = key_rows(words(have) + (pred ne ""), 10)
+cols = words(kinds)
 
 do for [fmt in formats] {
 	eval term(fmt)
 	eval output(fmt)
-	set multiplot layout 1, words(kinds) title chart_title("ns per huge zero read fault (emulated; bars: fastest and slowest repetition)")
-	do for [k in kinds] {
+	set multiplot title chart_title("ns per huge zero read fault (emulated; bars: fastest and slowest repetition)")
+	do for [i = 1:cols] {
+		k = word(kinds, i)
+		eval panel(i - 1, 1, cols, krows)
 		set title sprintf("%s tasks", k)
 		set logscale x 2
 		set logscale y 10
 		set xlabel "tasks"
 		set ylabel "ns per fault (log)"
 		set offsets graph 0.03, graph 0.03, 0, 0
-		have = value("have_".k)
+		have_k = value("have_".k)
 		# the predicted lines, spliced into the plot command: a plot-for over
 		# no strategies would still draw one
 		model_lines = ""
 		do for [s in value("pred_".k)] {
-			model_lines = model_lines.sprintf(", $model_%s_%s using 1:2 with lines lc rgb '%s' dt (14, 10) lw 1.5 title '%s (model)'", s, k, colour(s), s)
+			model_lines = model_lines.sprintf(", $model_%s_%s using 1:2 with lines lc rgb '%s' dt (14, 10) lw 1.5", s, k, colour(s))
 		}
-		eval "plot for [s in have] sprintf('$%s_%s', s, k) using 1:2:3:4 with yerrorlines " . \
-			"lc rgb colour(s) dt dash(s) pt point(s) ps 1.6 lw 2.5 title s" . model_lines
+		eval "plot for [s in have_k] sprintf('$%s_%s', s, k) using 1:2:3:4 with yerrorlines " . \
+			"lc rgb colour(s) dt dash(s) pt point(s) ps 1.6*PS lw 2.5" . model_lines
 	}
+	eval key_panel(krows)
+	eval "plot ".strategy_keys(1.6, 2.5) . \
+		(pred ne "" ? ", ".model_key : "")
+	eval base_style
 	unset multiplot
 	unset output
 }

@@ -17,12 +17,17 @@ do for [k in "thread process"] {
 }
 if (kinds eq "") { eval skip("no emulated rows with more than one task") }
 eval block_mode
+have = union(have_thread, have_process)
+krows = key_rows(words(have), 10)
+cols = words(kinds)
 
 do for [fmt in formats] {
 	eval term(fmt)
 	eval output(fmt)
-	set multiplot layout 1, words(kinds) title chart_title("Fairness: slowest task's fault rate over the fastest's (emulated)")
-	do for [k in kinds] {
+	set multiplot title chart_title("Fairness: slowest task's fault rate over the fastest's (emulated)")
+	do for [i = 1:cols] {
+		k = word(kinds, i)
+		eval panel(i - 1, 1, cols, krows)
 		set title sprintf("%s tasks", k)
 		set logscale x 2
 		set xlabel "tasks"
@@ -30,11 +35,13 @@ do for [fmt in formats] {
 		set yrange [0:1.05]
 		set xrange [1:*]
 		set offsets graph 0.1, graph 0.1, 0, 0
-		set key bottom left
-		have = value("have_".k)
-		plot for [s in have] sprintf('$%s_%s', s, k) using 1:2 with linespoints \
-			lc rgb colour(s) dt dash(s) pt point(s) ps 1.8 lw 2.5 title s
+		have_k = value("have_".k)
+		plot for [s in have_k] sprintf('$%s_%s', s, k) using 1:2 with linespoints \
+			lc rgb colour(s) dt dash(s) pt point(s) ps 1.8*PS lw 2.5
 	}
+	eval key_panel(krows)
+	eval "plot ".strategy_keys(1.8, 2.5)
+	eval base_style
 	unset multiplot
 	unset output
 }

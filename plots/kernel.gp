@@ -24,34 +24,68 @@ do for [k in "thread process"] {
 }
 if (kinds eq "") { eval skip("no real-fault rows (run with --fault kernel)") }
 eval block_mode
+# one key for every panel; µs on a log axis where they span more than 30x
+have = union(have_thread, have_process)
+span = 1
+do for [k in kinds] {
+	eval spread("r", '$%s_'.k, value("have_".k), 2)
+	span = r > span ? r : span
+	eval spread("r", '$%s_'.k, value("have_".k), 4)
+	eval sprintf("top_%s = hi_", k)
+	if (shares) {
+		eval spread("r", '$share_%s_'.k, value("have_".k), 2)
+		eval sprintf("top_share_%s = hi_", k)
+	}
+}
+logy = span > 30
+krows = key_rows(words(have), 10)
+cols = words(kinds)
+rows = shares ? 2 : 1
 
 do for [fmt in formats] {
 	eval term(fmt)
 	eval output(fmt)
-	set multiplot layout (shares ? 2 : 1), words(kinds) title chart_title("Real huge zero read faults: the kernel alone and with each strategy beside it")
-	do for [k in kinds] {
+	set multiplot title chart_title("Real huge zero read faults: the kernel alone and with each strategy beside it")
+	do for [i = 1:cols] {
+		k = word(kinds, i)
+		eval panel(i - 1, rows, cols, krows)
 		set title sprintf("%s tasks: µs per fault", k)
 		set logscale x 2
-		set xlabel ""
-		set ylabel "µs per fault"
-		set yrange [0:*]
+		set xlabel shares ? "" : "tasks"
+		if (logy) {
+			set logscale y 10
+			set ylabel "µs per fault (log)"
+			set yrange [*:*]
+		} else {
+			set ylabel "µs per fault"
+			set yrange [0:*]
+			set ytics tic_step(value("top_".k))
+		}
 		set offsets graph 0.05, graph 0.05, 0, 0
-		set key bottom right
-		have = value("have_".k)
-		plot for [s in have] sprintf('$%s_%s', s, k) using 1:2:3:4 with yerrorlines \
-			lc rgb colour(s) dt dash(s) pt point(s) ps 1.4 lw 2 title s
+		have_k = value("have_".k)
+		plot for [s in have_k] sprintf('$%s_%s', s, k) using 1:2:3:4 with yerrorlines \
+			lc rgb colour(s) dt dash(s) pt point(s) ps 1.4*PS lw 2
+		unset logscale y
+		set ytics autofreq
 	}
 	if (shares) {
-		do for [k in kinds] {
+		do for [i = 1:cols] {
+			k = word(kinds, i)
+			eval panel(cols + i - 1, rows, cols, krows)
 			set title sprintf("%s tasks: get timed in place, %% of the fault", k)
 			set xlabel "tasks"
 			set ylabel "% of the fault"
-			set key top left
-			have = value("have_".k)
-			plot for [s in have] sprintf('$share_%s_%s', s, k) using 1:2 with linespoints \
-				lc rgb colour(s) dt dash(s) pt point(s) ps 1.4 lw 2 title s
+			set yrange [0:*]
+			set ytics tic_step(value("top_share_".k))
+			have_k = value("have_".k)
+			plot for [s in have_k] sprintf('$share_%s_%s', s, k) using 1:2 with linespoints \
+				lc rgb colour(s) dt dash(s) pt point(s) ps 1.4*PS lw 2
 		}
+		set ytics autofreq
 	}
+	eval key_panel(krows)
+	eval "plot ".strategy_keys(1.4, 2)
+	eval base_style
 	unset multiplot
 	unset output
 }

@@ -24,32 +24,52 @@ do for [k in "thread process"] {
 }
 if (kinds eq "") { eval skip("no real-fault rows of the three kernels") }
 eval block_mode
+# one key for every panel; short panels get about five tics
+have = ""
+do for [k in kinds] { have = have." ".value("have_".k) }
+have = union(have, "")
+do for [k in kinds] {
+	eval spread("r", '$%s_'.k, value("have_".k), 4)
+	eval sprintf("top_%s = hi_", k)
+	eval spread("r", '$%s_'.k, value("have_".k), 5)
+	eval sprintf("top_teardown_%s = hi_", k)
+}
+krows = key_rows(words(have), 10)
+cols = words(kinds)
 
 do for [fmt in formats] {
 	eval term(fmt)
 	eval output(fmt)
-	set multiplot layout 2, words(kinds) title chart_title("Three kernels side by side: huge zero read faults in guests of the same topology")
-	do for [k in kinds] {
+	set multiplot title chart_title("Three kernels side by side: huge zero read faults in guests of the same topology")
+	do for [i = 1:cols] {
+		k = word(kinds, i)
+		eval panel(i - 1, 2, cols, krows)
 		set title sprintf("%s tasks: µs per fault", k)
 		set logscale x 2
 		set xlabel ""
 		set ylabel "µs per fault"
 		set yrange [0:*]
-		set offsets graph 0.05, graph 0.05, graph 0.45, 0	# room for the key above the lines
-		set key top left
-		have = value("have_".k)
-		plot for [s in have] sprintf('$%s_%s', s, k) using 1:2:3:4 with yerrorlines \
-			lc rgb colour(s) dt dash(s) pt point(s) ps 1.4 lw 2 title s
+		set ytics tic_step(value("top_".k))
+		set offsets graph 0.05, graph 0.05, 0, 0
+		have_k = value("have_".k)
+		plot for [s in have_k] sprintf('$%s_%s', s, k) using 1:2:3:4 with yerrorlines \
+			lc rgb colour(s) dt dash(s) pt point(s) ps 1.4*PS lw 2
 	}
-	do for [k in kinds] {
+	do for [i = 1:cols] {
+		k = word(kinds, i)
+		eval panel(cols + i - 1, 2, cols, krows)
 		set title sprintf("%s tasks: µs of teardown (munmap) per fault", k)
 		set xlabel "tasks"
 		set ylabel "µs per fault"
-		set key top left
-		have = value("have_".k)
-		plot for [s in have] sprintf('$%s_%s', s, k) using 1:5 with linespoints \
-			lc rgb colour(s) dt dash(s) pt point(s) ps 1.4 lw 2 title s
+		set ytics tic_step(value("top_teardown_".k))
+		have_k = value("have_".k)
+		plot for [s in have_k] sprintf('$%s_%s', s, k) using 1:5 with linespoints \
+			lc rgb colour(s) dt dash(s) pt point(s) ps 1.4*PS lw 2
 	}
+	set ytics autofreq
+	eval key_panel(krows)
+	eval "plot ".strategy_keys(1.4, 2)
+	eval base_style
 	unset multiplot
 	unset output
 }

@@ -34,7 +34,7 @@ do for [fmt in formats] {
 	set ylabel "per second"
 	set xtics ("global" 1, "mmflag" 2, "persistent" 3, "percpu" 4)
 	set boxwidth 0.35
-	set key top right
+	set key below center horizontal reverse Left nobox
 	plot for [s in have] sprintf('$%s', s) using ($1 - 0.19):2 with boxes lc rgb colour(s) notitle, \
 		for [s in have] sprintf('$%s', s) using ($1 + 0.19):3 with boxes lc rgb colour(s) fs pattern 4 notitle, \
 		for [s in have] sprintf('$%s', s) using ($1 - 0.19):2:(sprintf("%.0f/s\n%.2f%%", $2, $4)) with labels offset 0, 1.6 notitle, \

@@ -19,6 +19,9 @@ eval keep_present("have", '$%s')
 if (have eq "") { eval skip(sprintf("no emulated thread rows at %d tasks", most)) }
 eval block_mode
 
+nh = words(have)
+bar = 0.8 / nh	# the strategies' bars side by side fill 0.8 of a placement's slot
+
 do for [fmt in formats] {
 	eval term(fmt)
 	eval output(fmt)
@@ -26,11 +29,11 @@ do for [fmt in formats] {
 	set xrange [0.4:np + 0.6]
 	set logscale y 10
 	set ylabel "ns per fault (log)"
-	set xtics () 
+	set xtics () rotate by (np > 6 ? -30 : 0)
 	do for [j = 1:np] { set xtics add (word(placements, j) j) }
-	set boxwidth 0.25
-	set key top right
-	plot for [i = 1:words(have)] sprintf('$%s', word(have, i)) using ($1 + (i - 2) * 0.27):2 with boxes \
+	set boxwidth bar * 0.92
+	set key below center horizontal reverse Left nobox
+	plot for [i = 1:nh] sprintf('$%s', word(have, i)) using ($1 + (i - (nh + 1) / 2.0) * bar):2 with boxes \
 		lc rgb colour(word(have, i)) title word(have, i)
 	unset output
 }

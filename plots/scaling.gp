@@ -28,35 +28,64 @@ do for [k in "thread process"] {
 }
 if (kinds eq "") { eval skip("no emulated-fault rows at compact placement") }
 eval block_mode
+# one key for both panels; a log y axis where the rates span more than 30x
+# (many tasks: the strategies that scale would leave global's line flat on 0)
+have = union(have_thread, have_process)
+pred = union(pred_thread, pred_process)
+span = 1
+do for [k in kinds] {
+	eval spread("r", '$%s_'.k, value("have_".k), 2)
+	span = r > span ? r : span
+}
+logy = span > 30
+unit = logy ? 1e6 : 1	# log: faults/s, labelled 1M, 10M, ...; else millions
+has_ideal = strstrt(have, "persistent") > 0
+krows = key_rows(words(have) + (pred ne "") + has_ideal, 13)
+cols = words(kinds)
 
 do for [fmt in formats] {
 	eval term(fmt)
 	eval output(fmt)
-	set multiplot layout 1, words(kinds) title chart_title("Huge zero read faults per second (emulated faults)")
-	do for [k in kinds] {
+	set multiplot title chart_title("Huge zero read faults per second (emulated faults; dotted: persistent's 1 task × tasks)")
+	do for [i = 1:cols] {
+		k = word(kinds, i)
+		eval panel(i - 1, 1, cols, krows)
 		set title sprintf("%s tasks", k)
 		set logscale x 2
 		set xlabel "tasks"
-		set ylabel "million faults / s"
-		set yrange [0:*]
+		if (logy) {
+			set logscale y 10
+			set format y "%.0s%c"
+			set ylabel "faults / s (log)"
+			set yrange [*:*]
+		} else {
+			set ylabel "million faults / s"
+			set yrange [0:*]
+		}
 		set xrange [*:*]
-		have = value("have_".k)
+		have_k = value("have_".k)
 		# the predicted lines, spliced into the plot command: a plot-for over
 		# no strategies would still draw one
 		model_lines = ""
 		do for [s in value("pred_".k)] {
-			model_lines = model_lines.sprintf(", $model_%s_%s using 1:2 with lines lc rgb '%s' dt (14, 10) lw 1.5 title '%s (model)'", s, k, colour(s), s)
+			model_lines = model_lines.sprintf(", $model_%s_%s using 1:($2 * unit) with lines lc rgb '%s' dt (14, 10) lw 1.5", s, k, colour(s))
 		}
 		base = 0
-		if (strstrt(have, "persistent")) {
+		if (strstrt(have_k, "persistent")) {
 			eval sprintf('one = $persistent_%s[1]', k)
-			base = (word(one, 2) + 0) / (word(one, 1) + 0)
+			base = (word(one, 2) + 0) / (word(one, 1) + 0) * unit
 		}
-		eval "plot for [s in have] sprintf('$%s_%s', s, k) using 1:2 with linespoints " . \
-			"lc rgb colour(s) dt dash(s) pt point(s) ps 1.6 lw 2.5 title s" . model_lines . \
-			", (base > 0 ? base * x : NaN) with lines lc rgb '#888888' dt 3 lw 1.5 " . \
-			"title (base > 0 ? 'ideal: persistent × tasks' : '')"
+		eval "plot for [s in have_k] sprintf('$%s_%s', s, k) using 1:($2 * unit) with linespoints " . \
+			"lc rgb colour(s) dt dash(s) pt point(s) ps 1.6*PS lw 2.5" . model_lines . \
+			", (base > 0 ? base * x : NaN) with lines lc rgb '#888888' dt 3 lw 1.5"
+		unset logscale y
+		set format y "% h"
 	}
+	eval key_panel(krows)
+	eval "plot ".strategy_keys(1.6, 2.5) . \
+		(pred ne "" ? ", ".model_key : "") . \
+		(has_ideal ? ", NaN with lines lc rgb '#888888' dt 3 lw 1.5 title 'ideal scaling'" : "")
+	eval base_style
 	unset multiplot
 	unset output
 }

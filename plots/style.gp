@@ -51,12 +51,16 @@ colour(s) = s eq "global" ? "#D55E00" : s eq "mmflag" ? "#0072B2" : \
 dash(s) = s eq "global" ? 1 : s eq "mmflag" ? 2 : s eq "persistent" ? 4 : s eq "percpu" ? 5 : 3
 point(s) = s eq "global" ? 7 : s eq "mmflag" ? 5 : s eq "persistent" ? 9 : s eq "percpu" ? 11 : 13
 
-# the terminal of one format, and the output file of this chart in it
+# the terminal of one format, and the output file of this chart in it; points
+# come out two or three times as large in svg and pdf as in png: every ps is a
+# multiple of PS; and the pdf's font is half the size: a font size given in a
+# chart is font_of(points at 1600x900)
 term(fmt) = fmt eq "png" ? \
-	'set terminal pngcairo size 1600,900 enhanced font "sans,20" linewidth 2 background "white"' : \
+	'set terminal pngcairo size 1600,900 enhanced font "sans,20" linewidth 2 background "white"; PS = 1; FONT_SCALE = 1' : \
 	fmt eq "svg" ? \
-	'set terminal svg size 1600,900 dynamic enhanced font "sans,20" linewidth 2 background "white"' : \
-	'set terminal pdfcairo size 8in,4.5in enhanced font "sans,10" linewidth 1.5'
+	'set terminal svg size 1600,900 dynamic enhanced font "sans,20" linewidth 2 background "white"; PS = 0.55; FONT_SCALE = 1' : \
+	'set terminal pdfcairo size 8in,4.5in enhanced font "sans,10" linewidth 1.5; PS = 0.25; FONT_SCALE = 0.5'
+font_of(points) = sprintf(",%g", points * FONT_SCALE)
 output(fmt) = sprintf("set output '%s/%s.%s'", outdir, NAME, fmt)
 
 # rows of a CSV file where cond holds, the fields of spec, into datablock name
@@ -75,11 +79,54 @@ csv_mode = "set datafile separator comma; set datafile columnheaders"
 block_mode = "set datafile separator whitespace; set datafile nocolumnheaders"
 eval csv_mode
 
-set grid back lc rgb "#dddddd" lw 1
-set border 3 lc rgb "#444444"
+# what every plot starts from (and a panel of a multiplot returns to)
+base_style = 'set grid back lc rgb "#dddddd" lw 1; set border 3 lc rgb "#444444"; ' . \
+	'set xtics nomirror out; set ytics nomirror out; set autoscale xy; set origin 0, 0; set size 1, 1; set margins -1, -1, -1, -1; ' . \
+	'set key top left reverse Left noautotitle samplen 3 spacing 1.2 box lc rgb "#cccccc"; ' . \
+	'set style fill solid 0.85 noborder'
 set tics nomirror out
-set key top left reverse Left noautotitle samplen 3 spacing 1.2 box lc rgb "#cccccc"
-set style fill solid 0.85 noborder
+eval base_style
+
+# A chart of several panels: the panels in a grid under the title, and one key
+# for all of them in a strip at the bottom (a key in each panel says the same
+# twice and, with many task counts, sits on the data). eval panel(i, rows,
+# cols, krows) before the plot of panel i (0: top left, then row by row);
+# after the last, eval key_panel(krows), plot each entry of the key as NaN
+# (with its title and style), and eval base_style.
+title_space = 0.1	# the chart's title and subtitle
+# the key's strip: gnuplot fills as many rows as its height holds, then
+# columns as wide as the longest entry (about 16 px a character at 1600x900)
+strip(krows) = krows > 0 ? (krows * 38 + 14) / 900.0 : 0
+key_rows(n, len) = int(ceil(n * 1.0 / floor(1550.0 / (16 * len + 72))))
+panel(i, rows, cols, krows) = sprintf("set origin %.4f, %.4f; set size %.4f, %.4f; unset key", \
+	(i % cols) * 1.0 / cols, strip(krows) + (rows - 1 - int(i / cols)) * (1 - title_space - strip(krows)) / rows, \
+	1.0 / cols, (1 - title_space - strip(krows)) / rows)
+key_panel(krows) = sprintf("set origin 0, 0; set size 1, %.4f; unset border; unset xtics; unset ytics; unset grid; " . \
+	"unset title; unset xlabel; unset ylabel; unset logscale; unset offsets; set margins 0, 0, 0, 0; " . \
+	"set xrange [0:1]; set yrange [0:1]; " . \
+	"set key inside center center horizontal reverse Left samplen 3 spacing 1.2 nobox", strip(krows))
+
+# ratio of the largest to the smallest value of column col in the blocks of
+# pattern (one %s: the strategy) for each strategy of list: eval spread("r", ...)
+# before drawing, to draw on log scale what spans more than a few times
+spread(var, pattern, list, col) = sprintf('lo_ = 1e300; hi_ = 0; do for [s_ in "%s"] { ' . \
+	'stats sprintf("%s", s_) using %d nooutput; lo_ = STATS_min < lo_ ? STATS_min : lo_; ' . \
+	'hi_ = STATS_max > hi_ ? STATS_max : hi_ }; %s = lo_ > 0 && hi_ > 0 ? hi_ / lo_ : 1', \
+	list, pattern, col, var)
+# a tic step that puts about five tics from 0 to hi: a short panel's
+# default tics crowd into each other
+tic_step(hi) = hi <= 0 ? 1 : (tic_e_ = 10.0 ** floor(log10(hi / 5.0)), tic_m_ = hi / 5.0 / tic_e_, \
+	(tic_m_ <= 1 ? 1 : tic_m_ <= 2 ? 2 : tic_m_ <= 5 ? 5 : 10) * tic_e_)
+# the key's entries for the strategies of have, as the panels draw their
+# lines (points of size, lines of width): eval "plot ".strategy_keys(1.6, 2.5)
+strategy_keys(size, width) = sprintf("for [s in have] NaN with linespoints lc rgb colour(s) dt dash(s) " . \
+	"pt point(s) ps %g*PS lw %g title s", size, width)
+# the key's entry for the predicted lines (hzfbench model): one for them all
+model_key = "NaN with lines lc rgb '#555555' dt (14, 10) lw 1.5 title 'model'"
+# the strategies of list a or list b, in the order of strategies
+union(a, b) = sprintf("%s%s%s%s%s", strstrt(a." ".b, "global") ? " global" : "", \
+	strstrt(a." ".b, "mmflag") ? " mmflag" : "", strstrt(a." ".b, "persistent") ? " persistent" : "", \
+	strstrt(a." ".b, "percpu") ? " percpu" : "", strstrt(a." ".b, "native") ? " native" : "")
 
 # say why a chart is not drawn, and end: not an error
 skip(why) = sprintf("print '%s: skipped: %s'; exit", NAME, why)

@@ -749,7 +749,8 @@ if command -v gnuplot >/dev/null 2>&1; then
 		fail "c2c heatmap: the committed matrix in PNG, SVG and PDF; a folder without one skips" "$(cat "$tmp/out")"
 	fi
 	if $bin report "$tmp/ms" >/dev/null 2>"$tmp/err" && grep -q '<h2>Measured and predicted</h2>' "$tmp/ms/report.html" &&
-		grep -q 'global (model)' "$tmp/ms/plots/cost.svg" && grep -q 'global (model)' "$tmp/ms/plots/scaling.svg" &&
+		grep -q '>model<' "$tmp/ms/plots/cost.svg" && grep -q '>model<' "$tmp/ms/plots/scaling.svg" &&
+		! grep -q '>model<' "$tmp/rs/plots/scaling.svg" &&
 		! grep -q 'Measured and predicted' "$tmp/rs/report.html"; then
 		ok "report: measured beside predicted, and dashed model lines, where model.csv is"
 	else
@@ -762,6 +763,71 @@ if command -v gnuplot >/dev/null 2>&1; then
 		ok "report: a folder missing optional columns leaves those charts out, saying why"
 	else
 		fail "report: a folder missing optional columns leaves those charts out, saying why" "$(cat "$tmp/err")"
+	fi
+	# --- charts at scale: fabricated folders (tools/fabricate-results.sh), never results ---
+	# 256 PUs (4 packages, 8 nodes), 9 task counts, every strategy, both
+	# placements, kinds and faults, 40 CI runs; its files with a real run's columns
+	sc=$tmp/scale
+	HZFBENCH=$bin tools/fabricate-results.sh "$sc" >"$tmp/out" 2>&1
+	same=1
+	for f in summary samples tasks counters timing; do
+		[ "$(head -1 "$sc/$f.csv")" = "$(head -1 "$tmp/run/$f.csv")" ] || { same=0; echo "$f.csv"; }
+	done >>"$tmp/out"
+	[ "$(head -1 "$sc/history.csv")" = "$(head -1 "$hist")" ] || same=0
+	[ "$(head -1 "$sc/c2c-pus.csv")" = "pu,core,package,node" ] || same=0
+	if [ $same = 1 ] && [ "$(csv_rows "$sc/summary.csv")" = $((2 * 2 * 9 * (4 + 5))) ] &&
+		[ "$(cols "$sc/tasks.csv" node | sort -u | wc -l)" = 8 ] && [ "$(csv_rows "$sc/c2c-pus.csv")" = 256 ] &&
+		grep -q '"tag": "fabricated for chart tests"' "$sc/meta.json" &&
+		[ "$(cols "$sc/summary.csv" tag | sort -u)" = "fabricated for chart tests" ]; then
+		ok "a fabricated folder at scale: a real run's columns, 8 nodes, marked fabricated"
+	else
+		fail "a fabricated folder at scale: a real run's columns, 8 nodes, marked fabricated" "$(cat "$tmp/out")"
+	fi
+	all=1
+	$bin report "$sc" >/dev/null 2>"$tmp/err" || all=0
+	drawn=""
+	for c in scaling cost speedup breakdown counters placement fairness kernel history c2c; do
+		read -r w h < <(png_size "$sc/plots/$c.png" 2>/dev/null)
+		[ "${w:-0}" -ge 1280 ] && [ "${h:-0}" -ge 720 ] && [ -s "$sc/plots/$c.svg" ] && [ -s "$sc/plots/$c.pdf" ] &&
+			drawn="$drawn $c"
+	done
+	# the three left are for other folders, and say so; nothing else is said
+	if [ "$drawn" != " scaling cost speedup breakdown counters placement fairness kernel history c2c" ] ||
+		[ "$(grep -c '<svg' "$sc/report.html")" != 10 ] ||
+		[ "$(grep -vc '^\(kernels\|lifecycle\|zeroout\): skipped: ' "$tmp/err")" != 0 ]; then
+		all=0
+	fi
+	# rates and gains 10,000x apart on log axes (the sample's, a few x, stay linear);
+	# the counters at 256 tasks, percpu's its own bar
+	if [ $all = 1 ] && grep -q 'faults / s (log)' "$sc/plots/scaling.svg" &&
+		grep -q '× global (log)' "$sc/plots/speedup.svg" && ! grep -q '(log)' "$tmp/rs/plots/scaling.svg" &&
+		grep -q 'at 256: mmflag [0-9]*×, persistent [0-9]*×, percpu [0-9]*×' "$sc/plots/speedup.svg" &&
+		grep -q 'Per fault, 256 thread tasks' "$sc/plots/counters.svg" && grep -q '>percpu<' "$sc/plots/counters.svg" &&
+		grep -q '× first run' "$sc/plots/history.svg"; then
+		ok "charts at 256 tasks: every one drawn, log axes where values span 10,000x"
+	else
+		fail "charts at 256 tasks: every one drawn, log axes where values span 10,000x" "drawn:$drawn" "$(cat "$tmp/err")"
+	fi
+	# c2c.svg's line segments of one stroke colour (each boundary: a line down, one across)
+	c2c_lines() {
+		awk -v rgb="$2" -v q="'" 'index($0, "<path stroke=" q "rgb(" rgb ")" q) { on = 1 }
+			on { n += gsub(/ L/, "") } on && /\/>/ { on = 0 } END { print n + 0 }' "$1/plots/c2c.svg"
+	}
+	# 64 PUs of 4 packages x 8 cores x 2 threads, 8 nodes: 7 node and 3 package
+	# boundaries; the matrix one image, the blocks named
+	s64=$tmp/scale64
+	HZFBENCH=$bin tools/fabricate-results.sh "$s64" "pack:4 numa:2 core:4 pu:2" >"$tmp/out" 2>&1 &&
+		HWLOC_SYNTHETIC="pack:4 numa:2 core:4 pu:2" $bin model --from "$s64" >>"$tmp/out" 2>&1
+	if gnuplot -c plots/c2c.gp "$s64" svg >>"$tmp/out" 2>&1 && [ "$(c2c_lines "$s64" '255, 255, 255')" = 14 ] &&
+		[ "$(c2c_lines "$s64" '  0,   0,   0')" = 6 ] && [ "$(grep -c '<image' "$s64/plots/c2c.svg")" = 1 ] &&
+		grep -q '>node 7<' "$s64/plots/c2c.svg" && grep -q '>package 3<' "$s64/plots/c2c.svg" &&
+		[ "$(c2c_lines "$sc" '255, 255, 255')" = 14 ] && [ "$(c2c_lines "$sc" '  0,   0,   0')" = 6 ] &&
+		[ "$(wc -c <"$sc/plots/c2c.svg")" -lt 1000000 ] && [ "$(c2c_lines "$tmp/hm" '  0,   0,   0')" = 2 ] &&
+		gnuplot -c plots/scaling.gp "$s64" svg >>"$tmp/out" 2>&1 && grep -q '>model<' "$s64/plots/scaling.svg"; then
+		ok "c2c heatmap at 64 and 256 PUs: a line at each of 7 node and 3 package boundaries, blocks named; model keyed once"
+	else
+		fail "c2c heatmap at 64 and 256 PUs: a line at each of 7 node and 3 package boundaries, blocks named; model keyed once" \
+			"$(cat "$tmp/out")" "white $(c2c_lines "$s64" '255, 255, 255') black $(c2c_lines "$s64" '  0,   0,   0')"
 	fi
 	browser=$(command -v chromium || command -v chromium-browser || true)
 	if [ -n "$browser" ]; then
