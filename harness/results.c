@@ -247,6 +247,7 @@ static int write_meta(struct zf_results *r, bool complete, const char *end_time,
 		zf_buf_printf(&b, "null");
 	zf_buf_printf(&b, ",\n  \"doctor\": %s,\n", r->doctor.text ? r->doctor.text : "null");
 	zf_buf_printf(&b, "  \"configurations\": %u,\n", r->nconfigs);
+	zf_buf_printf(&b, "  \"numa_moved_pages\": %lu,\n", r->numa_moved_pages);
 	zf_timing_json(r, &b);
 	json_kv(&b, "start_time", r->start_time, true);
 	if (end_time)
@@ -525,7 +526,7 @@ static void numa_sample_field(struct zf_buf *b, const struct zf_run_config *cfg,
 			      const struct zf_task_sample *ts)
 {
 	const struct zf_plan *plan = cfg->plan;
-	char what[64];
+	char what[64], unread[80] = "";
 	bool told = false;
 	int k;
 
@@ -535,9 +536,11 @@ static void numa_sample_field(struct zf_buf *b, const struct zf_run_config *cfg,
 			zf_buf_printf(b, "task %d %s\n", k, what);
 			return;
 		}
+		if (!unread[0] && !strncmp(what, "unread:", 7))
+			snprintf(unread, sizeof(unread), "task %d %s", k, what);
 		told = told || what[0];
 	}
-	zf_buf_printf(b, "%s\n", told ? "ok" : "");
+	zf_buf_printf(b, "%s\n", unread[0] ? unread : told ? "ok" : "");
 }
 
 /* tasks.csv: the task's span (its start after the earliest task's), CPU time, steal, switches */

@@ -76,6 +76,7 @@ struct zf_results {
 	size_t nruns, runs_cap;
 	uint64_t setup_ns;		/* the sweep's own, before its first run */
 	uint64_t write_ns;		/* writing these files, every round so far */
+	unsigned long numa_moved_pages;	/* bound pages the kernel put elsewhere, moved back */
 };
 
 /*

@@ -286,13 +286,14 @@ static int numa_verify(struct zf_runner *r, struct zf_run_result *res)
 static int setup(struct zf_runner *r, struct zf_run_result *res)
 {
 	const struct zf_run_config *cfg = r->cfg;
-	int i, n = cfg->plan->ntasks, counter_node = cfg->counter_node;
+	int i, n = cfg->plan->ntasks, counter_node = cfg->counter_node, moved = 0;
 
 	if (counter_node < 0)
 		counter_node = cfg->plan->node[0];
 	r->shm_len = sizeof(struct zf_ctl) + n * sizeof(struct zf_task_slot);
 	r->ctl = zf_numa_alloc(r->shm_len, -1, true);
-	r->zs = zf_numa_alloc(sizeof(*r->zs), counter_node, true);
+	r->zs = zf_numa_alloc_placed(sizeof(*r->zs), counter_node, true, &moved);
+	res->numa_moved += moved;
 	r->nmm = cfg->kind == ZF_TASK_THREAD ? 1 : n;
 	r->mm = calloc(r->nmm, sizeof(*r->mm));	/* NOLINT(bugprone-sizeof-expression): pointers */
 	if (!r->ctl || !r->zs || !r->mm) {
@@ -304,7 +305,9 @@ static int setup(struct zf_runner *r, struct zf_run_result *res)
 	r->cpu_node = zf_numa_cpu_nodes(&r->ncpu_node);
 	r->plan_unbound = zf_plans_pus(cfg->plan, 1, &r->plan_pus, &r->nplan_pus) > 0;
 	for (i = 0; i < r->nmm; i++) {
-		r->mm[i] = zf_numa_alloc(sizeof(struct zf_mm), mm_plan_node(cfg, i), true);
+		r->mm[i] = zf_numa_alloc_placed(sizeof(struct zf_mm), mm_plan_node(cfg, i), true,
+						&moved);
+		res->numa_moved += moved;
 		if (!r->mm[i]) {
 			snprintf(res->error, sizeof(res->error), "mm of task %d on node %d: %s",
 				 i, cfg->plan->node[i], strerror(errno));
@@ -396,6 +399,8 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 				res->perf_err[i] = r.slots[t].perf_err[i];
 	for (t = 0; !err && t < (unsigned int)n && !res->profile_err; t++)
 		res->profile_err = r.slots[t].profile_err;
+	for (t = 0; !err && t < (unsigned int)n; t++)
+		res->numa_moved += r.slots[t].numa_moved;
 	if (!err && shrinker_start(&sh, cfg, &r)) {
 		snprintf(res->error, sizeof(res->error), "the shrinker thread could not start");
 		err = -EAGAIN;

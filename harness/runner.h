@@ -117,6 +117,7 @@ struct zf_run_result {
 	int profile_err;		/* --profile: 0, or why sampling could not start */
 	struct zf_stats total;		/* every task's counters and the runner's */
 	struct zf_run_timing timing;
+	int numa_moved;			/* pages the kernel put off their bound node, moved back */
 	/*
 	 * What failed: tasks, PUs and nodes by number, a strategy's name, an
 	 * errno's text, never a placement or a CPU list (sweep names the

@@ -430,6 +430,15 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 				fprintf(stderr, "\nhzfbench: %s\n", why);
 				failed = 1;
 			} else {
+				if (res.numa_moved && !r.numa_moved_pages)
+					fprintf(stderr, "%shzfbench: warning: numa: %s %s %s x%d %s: the kernel put "
+						"%d pages bound to a node on another one; moved there before "
+						"measuring (every later such page too: meta.json "
+						"numa_moved_pages)\n", show_progress ? "\n" : "",
+						cfg.strategy->name, zf_fault_mode_name(cfg.fault),
+						zf_task_kind_name(cfg.kind), cfg.plan->ntasks,
+						cfg.plan->placement, res.numa_moved);
+				r.numa_moved_pages += res.numa_moved;
 				perf_warned = warn_perf(&r, perf_warned, show_progress);
 				if (suspect && !warned[c]++)
 					fprintf(stderr, "%shzfbench: warning: %s kernel %s x%d %s: the faults did not all map the huge zero folio (%s); see kernel_check in samples.csv\n",

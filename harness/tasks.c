@@ -275,8 +275,10 @@ static void numa_seen(const struct zf_runner *r, const struct zf_pass *pass,
 	seen->cpu = sched_getcpu();
 	seen->cpu_node = seen->cpu >= 0 && seen->cpu < r->ncpu_node ? r->cpu_node[seen->cpu] : -1;
 	zf_numa_pages_nodes(pages, 2, nodes);
-	seen->table_node = nodes[0];
-	seen->mm_node = nodes[1];
+	seen->table_busy = nodes[0] == ZF_NUMA_BUSY;
+	seen->mm_busy = nodes[1] == ZF_NUMA_BUSY;
+	seen->table_node = nodes[0] >= 0 ? nodes[0] : -1;
+	seen->mm_node = nodes[1] >= 0 ? nodes[1] : -1;
 }
 
 /* one repetition: ctl->passes lifetimes of the task's region; -errno on failure */
@@ -349,9 +351,12 @@ static int task_main(struct zf_runner *r, int id)
 	    zf_topo_bind_self(r->topo, cfg->plan->pu[id], why, sizeof(why)))
 		err = task_fail(slot, why);
 	if (!err) {
-		pass.slots = zf_numa_alloc(slots_len, cfg->plan->node[id], false);
+		pass.slots = zf_numa_alloc_placed(slots_len, cfg->plan->node[id], false,
+						  &slot->numa_moved);
 		if (!pass.slots) {
-			snprintf(why, sizeof(why), "page table of %zu bytes: %s", slots_len,
+			snprintf(why, sizeof(why), "page table of %zu bytes on node %d: %s", slots_len,
+				 cfg->plan->node[id], errno == EXDEV ?
+				 "the kernel put pages elsewhere and could not move them" :
 				 strerror(errno));
 			err = task_fail(slot, why);
 		}

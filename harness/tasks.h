@@ -36,6 +36,7 @@ struct zf_task_slot {
 	int perf_err[ZF_PERF_MAX_EVENTS];	/* what perf_event_open said, per event */
 	int profile_err;			/* and for the sampling event */
 	int cpu_seen, failed;
+	int numa_moved;			/* page table pages moved onto its node (zf_numa_settle) */
 	char error[160];
 } __attribute__((aligned(ZF_LINE)));
 

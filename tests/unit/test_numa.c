@@ -100,3 +100,59 @@ TEST(numa_pages_read_back_past_64)
 	free(pages);
 	free(nodes);
 }
+
+TEST(numa_a_busy_page_is_said_and_not_failed)
+{
+	/* -EBUSY, -EAGAIN: being migrated; read again, and said if it stays so */
+	const int status[] = { -EBUSY, -EAGAIN, 2 };
+	struct zf_numa_seen busy = { .cpu = 2, .cpu_node = 1, .table_node = -1, .mm_node = 1,
+				     .table_busy = true };
+	struct zf_numa_seen both = busy, wrong = busy;
+	int nodes[3];
+	char buf[64];
+
+	zf_numa_status_nodes(status, 3, nodes);
+	EXPECT_EQ(nodes[0], ZF_NUMA_BUSY);
+	EXPECT_EQ(nodes[1], ZF_NUMA_BUSY);
+	EXPECT_EQ(nodes[2], 2);
+	EXPECT_EQ(zf_numa_check(2, 1, 1, &busy, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "unread:table");
+	both.mm_busy = true;
+	both.mm_node = -1;
+	EXPECT_EQ(zf_numa_check(2, 1, 1, &both, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "unread:table+mm");
+	/* a real misplacement beside it still fails */
+	wrong.mm_node = 0;
+	EXPECT_EQ(zf_numa_check(2, 1, 1, &wrong, buf, sizeof(buf)), 1);
+	EXPECT_STREQ(buf, "mm");
+}
+
+TEST(numa_pages_the_kernel_put_elsewhere_are_found)
+{
+	/* bound to node 1: the kernel's answers, as Debian's 6.1 gave them in a guest */
+	const int status[] = { 1, 3, 3, -ENOENT, 1, 0, -EBUSY };
+	int idx[7];
+
+	ASSERT_EQ(zf_numa_misplaced(status, 7, 1, idx), 3);
+	EXPECT_EQ(idx[0], 1);
+	EXPECT_EQ(idx[1], 2);
+	EXPECT_EQ(idx[2], 5);
+	EXPECT_EQ(zf_numa_misplaced(status, 1, 1, idx), 0);
+}
+
+TEST(numa_bound_memory_settles_on_its_node_here)
+{
+	const size_t LEN = 64UL << 12;
+	int moved = -1, node;
+	char *mem;
+
+	if (!zf_numa_available())
+		SKIP("no libnuma support in this kernel");
+	mem = zf_numa_alloc_placed(LEN, 0, false, &moved);
+	ASSERT_TRUE(mem != NULL);
+	EXPECT_EQ(moved, 0);	/* one node: nothing can be elsewhere */
+	node = zf_numa_node_of(mem + LEN - 4096);
+	EXPECT_EQ(node, 0);
+	EXPECT_EQ(zf_numa_settle(mem, LEN, 0), 0);
+	zf_numa_free(mem, LEN);
+}
