@@ -351,7 +351,8 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 	char why[512], verdict[64];
 	unsigned int suspect;
 	char *warned = NULL;
-	bool perf_warned = false;
+	bool perf_warned = false, keeping = false;
+	struct zf_perf_task keeper;
 	double t0, w0, setup0 = now_s();
 
 	if (!plans)
@@ -378,6 +379,19 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 	if (kernel_faults_usable(sw) || events_refused(sw) || sched_refused(sw)) {
 		ret = 1;
 		goto out;
+	}
+	/*
+	 * The events held open, unstarted, for the whole sweep: the kernel
+	 * turns a static key on with a type's first event and off with its last
+	 * (perf_swevent_enabled, perf_sched_events), and each turn rewrites
+	 * kernel text and waits on every CPU (text_poke_bp: IPIs to all). Each
+	 * run's tasks opening and closing the only ones would do that twice a
+	 * run: at hundreds of CPUs a stall between runs, and in a 64-CPU qemu
+	 * guest one that never ended (rcu stall in sw_perf_event_destroy).
+	 */
+	if (sw->events.n) {
+		zf_perf_open(&keeper, &sw->events);
+		keeping = true;
 	}
 	warned = calloc(nconfigs, 1);
 	if (!warned)
@@ -474,6 +488,8 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 		snprintf(sw->dir_out, sw->dir_out_len, "%s", r.dir);
 	ret = failed;
 out:
+	if (keeping)
+		zf_perf_close(&keeper);
 	for (i = 0; plans && i < nplans; i++)
 		zf_plan_free(&plans[i]);
 	free(plans);
