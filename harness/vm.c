@@ -30,6 +30,9 @@ static const char vm_usage[] =
 "  --mem SIZE          the guest's memory (default 2G)\n"
 "  --accel A           auto (kvm when /dev/kvm opens and the guest comes up\n"
 "                      within 60 s, else tcg), tcg or kvm (default auto)\n"
+"  --tcg T             TCG's vCPUs: multi (a host thread each) or single (one\n"
+"                      host thread runs them in turn, 100 ms each while they\n"
+"                      spin: no use for hand-offs) (default multi)\n"
 "  --timeout SEC       stop the guest when it has not powered off after SEC\n"
 "                      seconds (default 900)\n"
 "  --append TEXT       more kernel command line\n"
@@ -39,7 +42,7 @@ static const char vm_usage[] =
 "  Times measured under tcg are emulated: compare them only with each other.\n";
 
 enum { OPT_KERNEL = 256, OPT_SMP, OPT_SOCKETS, OPT_THREADS, OPT_NODES, OPT_MEM, OPT_ACCEL,
-       OPT_TIMEOUT, OPT_APPEND, OPT_OUT };
+       OPT_TCG, OPT_TIMEOUT, OPT_APPEND, OPT_OUT };
 
 static const struct option vm_options[] = {
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
@@ -49,6 +52,7 @@ static const struct option vm_options[] = {
 	{ "nodes", required_argument, NULL, OPT_NODES },
 	{ "mem", required_argument, NULL, OPT_MEM },
 	{ "accel", required_argument, NULL, OPT_ACCEL },
+	{ "tcg", required_argument, NULL, OPT_TCG },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "append", required_argument, NULL, OPT_APPEND },
 	{ "out", required_argument, NULL, OPT_OUT },
@@ -153,6 +157,14 @@ int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o)
 			else
 				return zf_bad_value("--accel", optarg, "not auto, tcg or kvm");
 			break;
+		case OPT_TCG:
+			if (!strcmp(optarg, "single"))
+				o->tcg = ZF_VM_TCG_SINGLE;
+			else if (!strcmp(optarg, "multi"))
+				o->tcg = ZF_VM_TCG_MULTI;
+			else
+				return zf_bad_value("--tcg", optarg, "not multi or single");
+			break;
 		case OPT_TIMEOUT:
 			err = zf_parse_num_opt("--timeout", optarg, 1, 86400, &o->timeout_s);
 			break;
@@ -186,6 +198,7 @@ int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o)
 	o->ncmd = argc - optind;
 	if (!strcmp(o->cmd[0], "vm"))
 		return zf_bad_value("vm", "vm", "a guest does not boot guests of its own");
+	o->script = !strcmp(o->cmd[0], "run.sh");
 	return check_topology(o);
 }
 
@@ -283,7 +296,8 @@ int zf_vm_qemu_argv(const struct zf_vm_opts *o, enum zf_vm_accel accel, const ch
 	zf_vm_argv_add(a, "-display");
 	zf_vm_argv_add(a, "none");
 	zf_vm_argv_add(a, "-accel");
-	zf_vm_argv_add(a, accel == ZF_VM_KVM ? "kvm" : "tcg,thread=multi");
+	zf_vm_argv_add(a, accel == ZF_VM_KVM ? "kvm" : o->tcg == ZF_VM_TCG_SINGLE ?
+		       "tcg,thread=single" : "tcg,thread=multi");
 	/*
 	 * -cpu host fails under nested KVM on some hosts (MSR 0x10a); max works
 	 * under both. TCG's max is an AMD CPU without topoext, whose SMT threads
@@ -354,6 +368,9 @@ void zf_vm_json(const struct zf_vm_opts *o, enum zf_vm_accel accel, const char *
 		zf_buf_json_str(b, release);
 	else
 		zf_buf_printf(b, "null");
+	if (accel == ZF_VM_TCG)
+		zf_buf_printf(b, ", \"tcg_threads\": \"%s\"",
+			      o->tcg == ZF_VM_TCG_SINGLE ? "single" : "multi");
 	zf_buf_printf(b, ", \"accel\": \"%s\", \"cpus\": %lu, \"sockets\": %lu, \"threads\": %lu, "
 		      "\"nodes\": %lu, \"mem_mib\": %llu}", zf_vm_accel_name(accel), o->smp,
 		      o->sockets, o->threads, o->nodes, o->mem_bytes >> 20);
@@ -374,13 +391,18 @@ void zf_vm_init_script(const struct zf_vm_opts *o, enum zf_vm_accel accel,
 		"mount -t proc proc /proc\n"
 		"mount -t sysfs sysfs /sys\n"
 		"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
+		"ln -sf /proc/self/fd /dev/fd\n"	/* bash's <(...) */
 		"mount -t tmpfs tmpfs /tmp\n"
 		"mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"
 		"hostname hzf-guest\n"
 		"export HZF_VM=");
 	sh_quote(script, vm.text ? vm.text : "{}");
-	zf_buf_printf(script, "\necho \"HZF-UP $(uname -r)\"\ncd /work\n/bin/hzfbench");
-	for (i = 0; i < o->ncmd; i++) {
+	zf_buf_printf(script, "\necho \"HZF-UP $(uname -r)\"\n");
+	if (o->script)	/* the bundle's run.sh: its results/ is /work */
+		zf_buf_printf(script, "cd /" ZF_VM_SCRIPT_DIR "\n/bin/bash ./run.sh");
+	else
+		zf_buf_printf(script, "cd /work\n/bin/hzfbench");
+	for (i = o->script ? 1 : 0; i < o->ncmd; i++) {
 		zf_buf_append(script, " ", 1);
 		sh_quote(script, o->cmd[i]);
 	}

@@ -20,6 +20,8 @@
 #include "buf.h"
 
 enum zf_vm_accel { ZF_VM_AUTO, ZF_VM_TCG, ZF_VM_KVM };
+/* TCG's vCPU threads: one host thread for all, or one each (MTTCG) */
+enum zf_vm_tcg { ZF_VM_TCG_MULTI, ZF_VM_TCG_SINGLE };
 
 struct zf_vm_opts {
 	const char *kernel;		/* "debian", a variant name, or a file */
@@ -27,12 +29,17 @@ struct zf_vm_opts {
 	unsigned long long mem_bytes;
 	const char *mem_arg;		/* --mem as typed */
 	enum zf_vm_accel accel;
+	enum zf_vm_tcg tcg;		/* under TCG */
 	unsigned long timeout_s;	/* the whole guest, boot to power-off */
 	const char *out;		/* NULL: results/<UTC time>-<host> */
 	const char *append;		/* more kernel command line; NULL none */
 	char **cmd;			/* the subcommand and its arguments */
 	int ncmd;
+	bool script;			/* cmd is run.sh: the main job, in bash, in the guest */
 };
+
+/* where run.sh and its files are in the guest: its results/ is /work */
+#define ZF_VM_SCRIPT_DIR	"opt/hzfbench"
 
 /* q35's most CPUs in Debian 12's qemu 7.2 (pc, its default machine, takes 255) */
 #define ZF_VM_MAX_CPUS		288
@@ -118,8 +125,14 @@ int zf_vm_data_decode(const char *text, size_t len, struct zf_buf *tar, char *wh
  * variant, make kernels' build/kernels/NAME/bzImage; else the file itself.
  */
 int zf_vm_kernel(const struct zf_vm_opts *o, char *path, size_t len, char *why, size_t whylen);
-/* the initramfs: busybox (static), this hzfbench, its libraries, and script as /init */
-int zf_vm_initramfs(const char *path, const struct zf_buf *script, char *why, size_t whylen);
+/*
+ * the initramfs: busybox (static), this hzfbench, its libraries, and script
+ * as /init; with_run_sh, also bash (bash-static) and ZF_VM_SCRIPT_DIR laid
+ * out as make dist's bundle (run.sh, bin/hzfbench, plots/, tools/perf-wrap.sh,
+ * BUNDLE) from the tree this hzfbench was built in, its results/ a link to /work
+ */
+int zf_vm_initramfs(const char *path, const struct zf_buf *script, bool with_run_sh,
+		    char *why, size_t whylen);
 
 enum zf_vm_end { ZF_VM_FINISHED, ZF_VM_TIMEOUT, ZF_VM_NOT_UP, ZF_VM_DIED };
 struct zf_vm_boot {

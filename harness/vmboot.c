@@ -2,6 +2,7 @@
 /* hzfbench vm: fetching the kernel, writing the initramfs, running qemu. */
 #define _GNU_SOURCE
 #include <elf.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -231,7 +232,57 @@ static int static_elf(const char *path)
 	return err;
 }
 
-int zf_vm_initramfs(const char *path, const struct zf_buf *script, char *why, size_t whylen)
+/* run.sh and what it reads, laid out as make dist's bundle under ZF_VM_SCRIPT_DIR */
+static int add_run_sh(struct zf_cpio *c, char *why, size_t whylen)
+{
+	static const char *const dirs[] = { "opt", ZF_VM_SCRIPT_DIR, ZF_VM_SCRIPT_DIR "/bin",
+					    ZF_VM_SCRIPT_DIR "/plots", ZF_VM_SCRIPT_DIR "/tools",
+					    NULL };
+	static const char bundle[] = "hzfbench in hzfbench vm's guest\n"
+				     "needs: what the guest's initramfs holds\n";
+	char exe[PATH_MAX], top[PATH_MAX], src[PATH_MAX + 64], dst[PATH_MAX + 64], bash[PATH_MAX];
+	const char *const *d;
+	struct dirent *e;
+	DIR *plots;
+
+	if (zf_vm_which("bash-static", bash, sizeof(bash))) {
+		snprintf(why, whylen, "run.sh: bash-static: not found (apt-get install bash-static)");
+		return -ENOENT;
+	}
+	if (zf_exe_dir(exe, sizeof(exe)) ||
+	    snprintf(top, sizeof(top), "%s/..", exe) >= (int)sizeof(top) ||
+	    snprintf(src, sizeof(src), "%s/run.sh", top) < 0 || access(src, R_OK)) {
+		snprintf(why, whylen, "run.sh: not beside this hzfbench's folder (%s/..): run "
+			 "the hzfbench of a source tree or of make dist's bundle", exe);
+		return -ENOENT;
+	}
+	for (d = dirs; *d; d++)
+		zf_cpio_dir(c, *d, 0755);
+	zf_cpio_copy(c, "bin/bash", 0755, bash);
+	zf_cpio_copy(c, ZF_VM_SCRIPT_DIR "/run.sh", 0755, src);
+	zf_cpio_copy(c, ZF_VM_SCRIPT_DIR "/bin/hzfbench", 0755, "/proc/self/exe");
+	zf_cpio_data(c, ZF_VM_SCRIPT_DIR "/BUNDLE", 0644, bundle, sizeof(bundle) - 1);
+	zf_cpio_symlink(c, ZF_VM_SCRIPT_DIR "/results", "/work");
+	snprintf(src, sizeof(src), "%s/tools/perf-wrap.sh", top);
+	zf_cpio_copy(c, ZF_VM_SCRIPT_DIR "/tools/perf-wrap.sh", 0755, src);
+	snprintf(src, sizeof(src), "%s/plots", top);
+	plots = opendir(src);
+	while (plots && (e = readdir(plots))) {
+		size_t n = strlen(e->d_name);
+
+		if (n < 4 || strcmp(e->d_name + n - 3, ".gp"))
+			continue;
+		snprintf(src, sizeof(src), "%s/plots/%s", top, e->d_name);
+		snprintf(dst, sizeof(dst), ZF_VM_SCRIPT_DIR "/plots/%s", e->d_name);
+		zf_cpio_copy(c, dst, 0644, src);
+	}
+	if (plots)
+		closedir(plots);
+	return 0;
+}
+
+int zf_vm_initramfs(const char *path, const struct zf_buf *script, bool with_run_sh,
+		    char *why, size_t whylen)
 {
 	static const char *const dirs[] = { "bin", "dev", "proc", "sys", "tmp", "work", NULL };
 	struct zf_buf libs = { 0 }, made = { 0 };
@@ -271,6 +322,13 @@ int zf_vm_initramfs(const char *path, const struct zf_buf *script, char *why, si
 		zf_cpio_copy(&c, line + 1, 0755, line);
 	}
 	zf_cpio_data(&c, "init", 0755, script->text, script->len);
+	err = with_run_sh ? add_run_sh(&c, why, whylen) : 0;
+	if (err) {
+		close(fd);
+		zf_buf_free(&libs);
+		zf_buf_free(&made);
+		return err;
+	}
 	err = libs.oom || made.oom ? -ENOMEM : zf_cpio_end(&c);
 	if (!err && close(fd))
 		err = -errno;

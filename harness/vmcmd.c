@@ -139,7 +139,7 @@ static int boot_once(struct vm_state *s, int log_fd, unsigned long timeout_s,
 	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio", s->tmp);
 	snprintf(data, sizeof(data), "%s/data", s->tmp);
 	zf_vm_init_script(&s->o, s->accel, s->kernel, &script);
-	err = script.oom ? -ENOMEM : zf_vm_initramfs(initrd, &script, why, whylen);
+	err = script.oom ? -ENOMEM : zf_vm_initramfs(initrd, &script, s->o.script, why, whylen);
 	zf_buf_free(&script);
 	if (!err)
 		err = zf_vm_qemu_argv(&s->o, s->accel, s->kernel, initrd, data, &a);

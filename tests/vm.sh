@@ -36,6 +36,7 @@ refused 2 "--nodes: 4: does not divide the 6 cores of 2 threads evenly: a core's
 refused 2 "--smp: 289: over 288, the most CPUs qemu's q35 machine takes" --smp 289 -- topo
 refused 2 "--nodes: 9: over 8, the most NUMA nodes hzfbench vm makes" --smp 18 --nodes 9 -- topo
 refused 2 "--accel: xen: not auto, tcg or kvm" --accel xen -- topo
+refused 2 "--tcg: x: not multi or single" --tcg x -- topo
 refused 2 "a guest does not boot guests of its own" -- vm -- topo
 if command -v qemu-system-x86_64 >/dev/null 2>&1; then
 	refused 2 "--kernel /nonexistent/bzImage: not debian, global, mmflag, persistent or a kernel file" \

@@ -42,6 +42,7 @@ if [ "$want" = vm ]; then	# hzfbench vm and its tests
 	# the initramfs holds busybox alone: it must need no loader
 	grep -q 'not a dynamic' < <(ldd /bin/busybox 2>&1) || missing+=(busybox-static)
 	command -v cpio >/dev/null 2>&1 || missing+=(cpio)
+	command -v bash-static >/dev/null 2>&1 || missing+=(bash-static)	# vm -- run.sh
 fi
 if [ "$want" = kernels ]; then	# make kernels
 	for tool in bc bison flex ccache patch; do
