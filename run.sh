@@ -58,6 +58,8 @@ usage: ./run.sh [options] [-- sweep options...]
   --plan           run nothing: print each stage's estimated wall time (the sweep's
                    configurations with theirs: hzfbench sweep --plan) and the total;
                    under HWLOC_SYNTHETIC, for that machine
+  --with-plan      print the plan (as --plan) first, then run; at the end, the real
+                   wall time beside the planned (also in DIR/plan.txt)
   --no-install     do not install missing packages; fail and name them (make dist's
                    bundle installs nothing either way)
   -h, --help       this text
@@ -67,7 +69,7 @@ TXT
 
 out='' reps=auto max_reps=12 target_ci=2 tag='' min_ms=200 fault_ns=0 tasks=pow2 install=1 kernel=1 set_thp='' perf=()
 ci=0 history=results/history.csv baseline='' threshold=50 fresh_c2c=0 ungated=() kernels=0
-plan=0 c2c_pairs=1000 c2c_rounds=20000
+plan=0 with_plan=0 c2c_pairs=1000 c2c_rounds=20000
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out|--reps|--max-reps|--target-ci|--tag|--min-ms|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold|--ungated|--c2c-pairs|--c2c-rounds)
@@ -93,6 +95,7 @@ while [ $# -gt 0 ]; do
 	--no-install) install=0; shift ;;
 	--fresh-c2c) fresh_c2c=1; shift ;;
 	--plan) plan=1; shift ;;
+	--with-plan) with_plan=1; shift ;;
 	--ci) ci=1; shift ;;
 	--kernels) kernels=1; shift ;;
 	--perf-record) perf+=(record); shift ;;
@@ -108,8 +111,8 @@ if [ "${#ungated[@]}" -gt 0 ] && [ -z "$baseline" ]; then
 	echo "run.sh: --ungated: ${ungated[1]}: needs --ci --baseline" >&2
 	exit 2
 fi
-if [ "$plan" -eq 1 ] && { [ "$ci" -eq 1 ] || [ "$kernels" -eq 1 ]; }; then
-	echo "run.sh: --plan: plans the main job, not --ci or --kernels" >&2
+if [ "$((plan + with_plan))" -gt 0 ] && { [ "$ci" -eq 1 ] || [ "$kernels" -eq 1 ]; }; then
+	echo "run.sh: --plan, --with-plan: plan the main job, not --ci or --kernels" >&2
 	exit 2
 fi
 if [ "$kernels" -eq 1 ] && [ "$ci" -eq 1 ]; then
@@ -224,35 +227,44 @@ c2c_args=(c2c --max-pairs "$c2c_pairs" --rounds "$c2c_rounds")
 lc_args=(sweep --workload lifecycle --strategies global,mmflag,persistent,percpu --tasks "$tasks"
 	--reps 3 --min-ms "$min_ms" --events none --quiet)
 zo_args=(zeroout --sink file --tasks "$tasks" --reps 3 --min-ms "$min_ms")
-if [ "$plan" -eq 1 ]; then
-	# each stage's own --plan, then the sum: nothing runs, nothing is written
+# each stage's own --plan, then the sum: nothing runs, nothing is written;
+# plan_lo and plan_hi are the bounds in seconds (equal without --reps auto)
+make_plan() {
+	local sweep_plan report_s=5	# report: gnuplot's charts, 2 s here
 	seconds() { grep -E "^plan: ($1) [0-9:]+ \(" | tail -1 | sed -E 's/.*\(([0-9.]+) s.*/\1/'; }
-	sweep_plan=$("$bin" "${args[@]}" --plan "$@") || exit
+	sweep_plan=$("$bin" "${args[@]}" --plan "$@") || return 1
 	echo "$sweep_plan"
-	lo=$(seconds 'at least' <<<"$sweep_plan") hi=$(seconds 'estimated|at most' <<<"$sweep_plan")
-	[ -n "$lo" ] || lo=$hi
+	plan_lo=$(seconds 'at least' <<<"$sweep_plan") plan_hi=$(seconds 'estimated|at most' <<<"$sweep_plan")
+	[ -n "$plan_lo" ] || plan_lo=$plan_hi
 	stage_plan() {	# NAME COMMAND...: one line, and its seconds added to both bounds
 		local name=$1 line s
 		shift
-		line=$("$bin" "$@" --plan) || exit
+		line=$("$bin" "$@" --plan) || return 1
 		s=$(seconds estimated <<<"$line")
 		echo "plan: $name: ${line##*plan: estimated }"
-		lo=$(awk -v a="$lo" -v b="$s" 'BEGIN { print a + b }')
-		hi=$(awk -v a="$hi" -v b="$s" 'BEGIN { print a + b }')
+		plan_lo=$(awk -v a="$plan_lo" -v b="$s" 'BEGIN { print a + b }')
+		plan_hi=$(awk -v a="$plan_hi" -v b="$s" 'BEGIN { print a + b }')
 	}
 	if [ "$(nproc)" -ge 2 ] || [ -n "${HWLOC_SYNTHETIC:-}" ]; then
-		stage_plan c2c "${c2c_args[@]}"
-		[ "$virt" -eq 0 ] || stage_plan "c2c before the sweep (a virtual machine)" "${c2c_args[@]}"
+		stage_plan c2c "${c2c_args[@]}" || return 1
+		[ "$virt" -eq 0 ] || stage_plan "c2c before the sweep (a virtual machine)" "${c2c_args[@]}" || return 1
 	fi
-	stage_plan lifecycle "${lc_args[@]}"
-	stage_plan zeroout "${zo_args[@]}"
-	report_s=5	# gnuplot's charts: 2 s here
+	stage_plan lifecycle "${lc_args[@]}" || return 1
+	stage_plan zeroout "${zo_args[@]}" || return 1
 	echo "plan: report: about $report_s s"
-	awk -v lo="$lo" -v hi="$hi" -v r="$report_s" 'function hms(s) { s = int(s + 0.5)
+	plan_lo=$(awk -v a="$plan_lo" -v r="$report_s" 'BEGIN { print a + r }')
+	plan_hi=$(awk -v a="$plan_hi" -v r="$report_s" 'BEGIN { print a + r }')
+	awk -v lo="$plan_lo" -v hi="$plan_hi" 'function hms(s) { s = int(s + 0.5)
 		return sprintf("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) }
-		BEGIN { if (lo != hi) printf "plan: ./run.sh: at least %s, at most %s\n", hms(lo + r), hms(hi + r)
-			else printf "plan: ./run.sh: estimated %s (%.0f s)\n", hms(hi + r), hi + r }'
+		BEGIN { if (lo != hi) printf "plan: ./run.sh: at least %s, at most %s\n", hms(lo), hms(hi)
+			else printf "plan: ./run.sh: estimated %s (%.0f s)\n", hms(hi), hi }'
+}
+plan_lo='' plan_hi=''
+if [ "$plan" -eq 1 ]; then
+	make_plan "$@" || exit
 	exit 0
+elif [ "$with_plan" -eq 1 ]; then
+	make_plan "$@" || exit
 fi
 [ -n "$out" ] || out=results/$(date -u +%Y%m%dT%H%M%SZ)-$(uname -n)	# the report goes there too
 args+=(--out "$out")
@@ -349,4 +361,10 @@ stage report
 stage end
 { echo stage,seconds; printf '%s\n' "${stages[@]}"; } >"$out/stages.csv"
 echo "stages: $(awk -F, 'NR > 1 { printf "%s%s %.1f s", n++ ? ", " : "", $1, $2; t += $2 }
-	END { printf "; %.1f s in all", t }' "$out/stages.csv")" 
+	END { printf "; %.1f s in all", t }' "$out/stages.csv")"
+if [ -n "$plan_hi" ]; then	# --with-plan: what the plan said beside what it took
+	awk -F, -v lo="$plan_lo" -v hi="$plan_hi" 'NR > 1 { t += $2 }
+		END { if (lo != hi) printf "plan: said %.0f-%.0f s, took %.1f s: %.2fx the low bound, %.2fx the high\n", lo, hi, t, t / lo, t / hi
+			else printf "plan: said %.0f s, took %.1f s: %.2fx\n", hi, t, t / hi }' "$out/stages.csv" |
+		tee "$out/plan.txt"
+fi

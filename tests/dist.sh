@@ -85,14 +85,15 @@ fi
 
 # --- the bundle's run.sh: no build, no packages, every CSV ---
 log=$tmp/run.log
-if (cd "$top" && env -i PATH="$bare" HOME="$tmp" ./run.sh --no-install --no-kernel --tasks 1 \
+if (cd "$top" && env -i PATH="$bare" HOME="$tmp" ./run.sh --no-install --with-plan --no-kernel --tasks 1 \
 	--min-ms 10 --reps 3 --out "$tmp/run") >"$log" 2>&1; then
 	absent=()
 	for f in samples.csv summary.csv tasks.csv meta.json report.html lifecycle/summary.csv \
-		zeroout/zeroout.csv; do
+		zeroout/zeroout.csv stages.csv plan.txt; do
 		[ -s "$tmp/run/$f" ] || absent+=("$f")
 	done
-	if [ "${#absent[@]}" -eq 0 ] && meta_complete "$tmp/run" && [ "$(grep -c 'charts skipped' "$log")" = 1 ]; then
+	if [ "${#absent[@]}" -eq 0 ] && meta_complete "$tmp/run" && [ "$(grep -c 'charts skipped' "$log")" = 1 ] &&
+		grep -qE '^plan: said [0-9]+ s, took [0-9.]+ s: [0-9.]+x$' "$tmp/run/plan.txt"; then
 		ok "the bundle's run.sh runs the sweep without make, gnuplot or hwloc's tools, the charts skipped once"
 	else
 		fail "the bundle's run.sh runs the sweep without make, gnuplot or hwloc's tools, the charts skipped once" \
