@@ -249,12 +249,20 @@ TEST(vm_init_script)
 	EXPECT_TRUE(strstr(script.text, "\ncd /work\n/bin/hzfbench 'run' '--tag' 'it'\\''s' "
 			   "'--out' 'r' </dev/null\n") != NULL);
 	EXPECT_TRUE(strstr(script.text, "export HZF_VM='{\"kernel\": \"debian\", \"kernel_path\": "
-			   "\"/k/bz'\\''Image\", \"kernel_release\": null, \"accel\": \"tcg\", "
+			   "\"/k/bz'\\''Image\", \"kernel_release\": null, \"tcg_threads\": \"multi\", "
+			   "\"accel\": \"tcg\", "
 			   "\"cpus\": 4, \"sockets\": 2, \"threads\": 1, \"nodes\": 2, "
 			   "\"mem_mib\": 2048}'\n") != NULL);
 	/* the command's status is said after the data, then the guest powers off */
 	EXPECT_TRUE(strstr(script.text, "HZF-DATA-END") < strstr(script.text, "HZF-EXIT $status"));
 	EXPECT_TRUE(strstr(script.text, "poweroff -f\n") != NULL);
+	zf_buf_free(&script);
+	/* run.sh: the bundle's layout in bash, its own name not passed on */
+	ASSERT_EQ(parse("--tcg single -- run.sh --tasks 1", &o, s, sizeof(s)), 0);
+	EXPECT_TRUE(o.script && o.tcg == ZF_VM_TCG_SINGLE);
+	zf_vm_init_script(&o, ZF_VM_TCG, "/k", &script);
+	EXPECT_TRUE(strstr(script.text, "\ncd /opt/hzfbench\n/bin/bash ./run.sh '--tasks' '1' ") != NULL);
+	EXPECT_TRUE(strstr(script.text, "\"tcg_threads\": \"single\"") != NULL);
 	zf_buf_free(&script);
 }
 
