@@ -55,6 +55,17 @@ test-dist: dist
 	@tools/deps.sh dist
 	@tests/dist-chroot.sh
 
+# the qemu guests of tests/vm.sh (make test runs its refusals only)
+test-vm: $(B)/hzfbench $(B)/jsoncheck
+	@tools/deps.sh vm
+	@HZF_BUILD=$(B) tests/vm.sh
+
+# ./run.sh whole in a TCG guest of 64 CPUs (4 sockets x 8 cores x 2 threads,
+# 8 NUMA nodes), three times in a row, then its report here
+# (tools/test-scale.sh; HZF_SCALE_RUNS sets how many): not part of make test
+test-scale: $(B)/hzfbench
+	@HZF_BUILD=$(B) HZF_SCALE_RUNS=$${HZF_SCALE_RUNS:-3} tools/test-scale.sh
+
 # the plain C yardstick for the real-fault loop (tools/vs-plain.sh)
 $(B)/plainfault: tools/plainfault.c
 	@mkdir -p $(B)
@@ -181,4 +192,4 @@ install: build/hzfbench
 clean:
 	rm -rf build $(DIST).tar.gz
 
-.PHONY: all dist test-dist kernels test test-asan test-ubsan test-tsan lint fuzz fuzz-smoke fuzz-merge bench bench-plain model-check plots install clean FORCE
+.PHONY: all dist test-dist test-vm test-scale kernels test test-asan test-ubsan test-tsan lint fuzz fuzz-smoke fuzz-merge bench bench-plain model-check plots install clean FORCE
