@@ -286,6 +286,7 @@ int zf_vm_initramfs(const char *path, const struct zf_buf *script, bool with_run
 {
 	static const char *const dirs[] = { "bin", "dev", "proc", "sys", "tmp", "work", NULL };
 	struct zf_buf libs = { 0 }, made = { 0 };
+	bool said;
 	char busybox[PATH_MAX], *line, *next;
 	const char *const *d;
 	struct zf_cpio c;
@@ -322,19 +323,13 @@ int zf_vm_initramfs(const char *path, const struct zf_buf *script, bool with_run
 		zf_cpio_copy(&c, line + 1, 0755, line);
 	}
 	zf_cpio_data(&c, "init", 0755, script->text, script->len);
-	err = with_run_sh ? add_run_sh(&c, why, whylen) : 0;
-	if (err) {
-		close(fd);
-		zf_buf_free(&libs);
-		zf_buf_free(&made);
-		return err;
-	}
-	err = libs.oom || made.oom ? -ENOMEM : zf_cpio_end(&c);
+	said = with_run_sh && add_run_sh(&c, why, whylen);	/* why is said */
+	err = said ? -ENOENT : libs.oom || made.oom ? -ENOMEM : zf_cpio_end(&c);
 	if (!err && close(fd))
 		err = -errno;
 	else if (err)
 		close(fd);
-	if (err)
+	if (err && !said)
 		snprintf(why, whylen, "initramfs %s: %s", path, c.err ? c.why : strerror(-err));
 	zf_buf_free(&libs);
 	zf_buf_free(&made);
