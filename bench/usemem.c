@@ -1,21 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The usemem workload's out-of-line parts: see usemem.h. */
 #include <errno.h>
+#include <stdint.h>
 #include <sys/mman.h>
 
 #include "usemem.h"
 
+/*
+ * The region starts on a 2 MiB boundary, so that every read maps a PMD of
+ * its own task's region. Before 6.7 the kernel does not align anonymous
+ * mmaps: a thread's region could then merge with its neighbour's VMA, a
+ * huge PMD straddle the two, and either's munmap split it and flush the TLB
+ * of every CPU the mm runs on.
+ */
+#define ZF_REGION_ALIGN	(2UL << 20)
+
 int zf_region_map(struct zf_pass *p, size_t len)
 {
-	void *region = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	size_t pad = ZF_REGION_ALIGN, head;
+	unsigned char *map = mmap(NULL, len + pad, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	unsigned char *region;
 
-	if (region == MAP_FAILED)
+	if (map == MAP_FAILED)
 		return -errno;
-	if (madvise(region, len, MADV_HUGEPAGE)) {
+	head = (ZF_REGION_ALIGN - (uintptr_t)map % ZF_REGION_ALIGN) % ZF_REGION_ALIGN;
+	region = map + head;
+	if ((head && munmap(map, head)) ||
+	    (pad - head && munmap(region + len, pad - head)) ||
+	    madvise(region, len, MADV_HUGEPAGE)) {
 		int err = -errno;
 
-		munmap(region, len);
+		munmap(map, len + pad);
 		return err;
 	}
 	p->region = region;

@@ -72,13 +72,15 @@ if "$refuse" perf_event_open EACCES -- true 2>/dev/null; then
 	try "$refuse" sched_setaffinity EPERM -- "$bin" run "${run_args[@]}" --out "$tmp/bind"
 	judged 1 "task 0: bind to PU 0: Operation not permitted" "$tmp/bind" "the CPU binding refused"
 	if "$bin" topo | grep -q '^huge zero folio: mapped'; then
-		try "$refuse" mmap:4294967296 ENOMEM -- "$bin" run --fault kernel --strategy native \
+		# 4 GiB and the 2 MiB its alignment maps beside it
+		try "$refuse" mmap:4297064448 ENOMEM -- "$bin" run --fault kernel --strategy native \
 			"${run_args[@]}" --size 4G --out "$tmp/mmap"
 		judged 1 "region of 4294967296 bytes: Cannot allocate memory" "$tmp/mmap" \
 			"mmap of the region refused"
 	else
 		# there the probe's warning is a second line; the refusal is still the error
-		try "$refuse" mmap:4294967296 ENOMEM -- "$bin" run --fault kernel --strategy native \
+		# 4 GiB and the 2 MiB its alignment maps beside it
+		try "$refuse" mmap:4297064448 ENOMEM -- "$bin" run --fault kernel --strategy native \
 			"${run_args[@]}" --size 4G --out "$tmp/mmap"
 		grep -v '^hzfbench: warning: ' "$tmp/err" >"$tmp/err2"; mv "$tmp/err2" "$tmp/err"
 		judged 1 "region of 4294967296 bytes: Cannot allocate memory" "$tmp/mmap" \

@@ -2,7 +2,9 @@
 /* Strategy semantics: references, the mm flag, the shrinker, poison, and the races. */
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "../../bench/huge_zero.h"
@@ -582,4 +584,23 @@ TEST(strategy_table_lists_each_once)
 	/* native exists on real faults only */
 	EXPECT_TRUE(zf_strategy_native.fault_pass == NULL);
 	EXPECT_TRUE(zf_strategy_native.kernel_fault_pass != NULL);
+}
+
+/* every pass's region on a 2 MiB boundary, whole, and gone after its unmap */
+TEST(region_map_aligns_to_a_pmd)
+{
+	struct zf_pass p = { 0 };
+	size_t len = (3UL << 20) + 4096;
+	const void *at;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		ASSERT_EQ(zf_region_map(&p, len), 0);
+		EXPECT_EQ((uintptr_t)p.region % (2UL << 20), 0);
+		EXPECT_EQ(p.region_len, len);
+		EXPECT_EQ(p.region[0] | p.region[len - 1], 0);
+		at = (const void *)p.region;
+		ASSERT_EQ(zf_region_unmap(&p), 0);
+		EXPECT_TRUE(msync((void *)at, 4096, MS_ASYNC) == -1 && errno == ENOMEM);
+	}
 }
