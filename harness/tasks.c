@@ -575,15 +575,51 @@ int zf_tasks_start(struct zf_runner *r, struct zf_run_result *res)
 	return 0;
 }
 
+/*
+ * A silent thread, once it runs again, must not touch the runner it was
+ * given: zf_run's frame and its caller's configuration are gone by then.
+ * It is sent this signal, whose handler never returns: the thread parks
+ * there (in user space at once, or on its way back from the kernel) until
+ * the process ends.
+ */
+#define SIG_PARK	(SIGRTMIN + 3)
+
+static void park(int sig)
+{
+	sigset_t none;
+
+	(void)sig;
+	sigfillset(&none);
+	sigdelset(&none, SIGKILL);
+	sigdelset(&none, SIGTERM);
+	sigdelset(&none, SIGINT);
+	for (;;)
+		sigsuspend(&none);
+}
+
+static void park_threads(struct zf_runner *r, int n)
+{
+	struct sigaction sa = { .sa_handler = park };
+	int i;
+
+	sigfillset(&sa.sa_mask);
+	sigaction(SIG_PARK, &sa, NULL);
+	for (i = 0; i < n; i++)
+		if (r->threads[i])
+			pthread_kill(r->threads[i], SIG_PARK);
+}
+
 int zf_tasks_stop(struct zf_runner *r, struct zf_run_result *res, bool failed)
 {
 	int i, n = r->cfg->plan->ntasks, err = 0;
 
 	if (failed)
 		atomic_store(&r->ctl->abort, 1);
+	if (r->threads && r->stuck) {
+		park_threads(r, n);	/* a silent thread may never return: not joined */
+		return -ETIMEDOUT;
+	}
 	broadcast(r, CMD_QUIT, 0);
-	if (r->threads && r->stuck)
-		return -ETIMEDOUT;	/* a silent thread may never return: not joined */
 	if (r->threads) {
 		for (i = 0; i < n; i++)
 			if (r->threads[i])
