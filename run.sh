@@ -20,10 +20,12 @@ usage: ./run.sh [options] [-- sweep options...]
   --reps N|auto    measured repetitions per configuration (default auto: until the
                    median's 95% confidence interval is within --target-ci, 6 at
                    least, --max-reps at most)
-  --max-reps N     with --reps auto: at most this many (default 12)
+  --max-reps N     with --reps auto: at most this many (default 8)
   --target-ci PCT  with --reps auto: the interval's half-width in % (default 2)
   --tag TEXT       a label kept in meta.json and summary.csv's tag column
-  --min-ms MS      each repetition lasts at least this long (default 200)
+  --min-ms MS      each repetition lasts at least this long (default 100)
+  --size BYTES     each task's region a pass, K/M/G/T (default 16G: 8192 faults of
+                   2 MiB; the sweep's own default is 100G)
   --fault-ns NS    busy work per fault standing for the rest of the fault path (default 0)
   --tasks LIST     task counts (default pow2: 1, 2, 4, ... and the CPU count)
   --no-kernel      emulated faults only (no real huge-page read faults)
@@ -67,12 +69,12 @@ Anything after -- goes to `hzfbench sweep` as it is (see `build/hzfbench sweep -
 TXT
 }
 
-out='' reps=auto max_reps=12 target_ci=2 tag='' min_ms=200 fault_ns=0 tasks=pow2 install=1 kernel=1 set_thp='' perf=()
+out='' reps=auto max_reps=8 target_ci=2 tag='' min_ms=100 size=16G fault_ns=0 tasks=pow2 install=1 kernel=1 set_thp='' perf=()
 ci=0 history=results/history.csv baseline='' threshold=50 fresh_c2c=0 ungated=() kernels=0
 plan=0 with_plan=0 c2c_pairs=1000 c2c_rounds=20000
 while [ $# -gt 0 ]; do
 	case $1 in
-	--out|--reps|--max-reps|--target-ci|--tag|--min-ms|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold|--ungated|--c2c-pairs|--c2c-rounds)
+	--out|--reps|--max-reps|--target-ci|--tag|--min-ms|--size|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold|--ungated|--c2c-pairs|--c2c-rounds)
 		[ $# -ge 2 ] || { echo "run.sh: $1: needs a value" >&2; exit 2; }
 		case $1 in
 		--out) out=$2 ;;
@@ -81,6 +83,7 @@ while [ $# -gt 0 ]; do
 		--target-ci) target_ci=$2 ;;
 		--tag) tag=$2 ;;
 		--min-ms) min_ms=$2 ;;
+		--size) size=$2 ;;
 		--fault-ns) fault_ns=$2 ;;
 		--tasks) tasks=$2 ;;
 		--set-thp) set_thp=$2 ;;
@@ -210,7 +213,7 @@ fi
 # shellcheck disable=SC2054 # the commas are hzfbench's list syntax
 args=(sweep --strategies "$strategies" --faults "$faults" --tasks "$tasks"
 	--task-kinds thread,process --placements "$placements"
-	--reps "$reps" --min-ms "$min_ms" --fault-ns "$fault_ns" "${tagged[@]}")
+	--reps "$reps" --min-ms "$min_ms" --size "$size" --fault-ns "$fault_ns" "${tagged[@]}")
 if [ "$reps" = auto ]; then
 	args+=(--max-reps "$max_reps" --target-ci "$target_ci")
 fi
