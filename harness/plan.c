@@ -18,6 +18,7 @@
 #include "sweep.h"
 #include "kcheck.h"
 #include "model.h"
+#include "perfctr.h"
 #include "sysinfo.h"
 #include "timing.h"
 
@@ -283,6 +284,7 @@ static int plan_probes(struct plan_state *ps, size_t nconfigs)
 	struct zf_sweep *sw = ps->sw;
 	struct zf_sysinfo si;
 	struct zf_probe probe;
+	struct zf_perf_task keeper;
 	char why[512];
 	long most = 1;
 	size_t c, i;
@@ -317,17 +319,19 @@ static int plan_probes(struct plan_state *ps, size_t nconfigs)
 	ps->probed = calloc(i, sizeof(*ps->probed));
 	if (!ps->probes || !ps->probed)
 		return 1;
-	for (c = 0; c < nconfigs; c++) {
+	/* the sweep's events held open across the probes, as the sweep holds them (sweep.c) */
+	if (sw->events.n)
+		zf_perf_open(&keeper, &sw->events);
+	for (c = 0, err = 0; c < nconfigs && !err; c++) {
 		struct zf_run_config cfg;
 
-		if (!zf_sweep_config(sw, ps->plans, c, 0, &cfg))
-			continue;
-		err = probe_config(ps, c);
-		if (err)
-			return 1;
+		if (zf_sweep_config(sw, ps->plans, c, 0, &cfg))
+			err = probe_config(ps, c);
 	}
+	if (sw->events.n)
+		zf_perf_close(&keeper);
 	ps->probe_s = now_s() - t0;
-	return 0;
+	return err ? 1 : 0;
 }
 
 int zf_sweep_plan(struct zf_sweep *sw, struct zf_topo *topo, struct zf_plan *plans)
