@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
+#include "../bench/usemem.h"
 #include "kcheck.h"
 #include "sysinfo.h"
 
@@ -122,29 +122,26 @@ int zf_huge_zero_decide(uint64_t anon_huge_before_kb, uint64_t anon_huge_after_k
 
 int zf_huge_zero_probe(char *why, size_t len)
 {
-	const size_t huge = 2UL << 20;
 	uint64_t rss_kb, before_kb, after_kb;
 	char text[4096], cmdline[4096] = "";
-	char *map, *region;
+	struct zf_pass p = { 0 };
 	int err;
 
-	map = mmap(NULL, 2 * huge, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (map == MAP_FAILED)
-		return -errno;
-	region = map + (huge - (uintptr_t)map % huge) % huge;	/* 2 MiB-aligned */
-	err = madvise(region, huge, MADV_HUGEPAGE) ? -errno : 0;
-	if (!err)
-		err = zf_read_file("/proc/self/smaps_rollup", text, sizeof(text));
+	err = zf_region_map(&p, 2UL << 20);	/* one PMD, 2 MiB-aligned, MADV_HUGEPAGE */
+	if (err) {
+		snprintf(why, len, "a 2 MiB MADV_HUGEPAGE region: %s", strerror(-err));
+		return err;
+	}
+	err = zf_read_file("/proc/self/smaps_rollup", text, sizeof(text));
 	if (!err)
 		err = zf_smaps_rollup(text, &rss_kb, &before_kb);
 	if (!err) {
-		(void)*(volatile char *)region;
+		(void)p.region[0];
 		err = zf_read_file("/proc/self/smaps_rollup", text, sizeof(text));
 	}
 	if (!err)
 		err = zf_smaps_rollup(text, &rss_kb, &after_kb);
-	munmap(map, 2 * huge);
+	zf_region_unmap(&p);
 	if (err) {
 		snprintf(why, len, "/proc/self/smaps_rollup: %s", strerror(-err));
 		return err;
