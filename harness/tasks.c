@@ -586,15 +586,15 @@ int zf_tasks_start(struct zf_runner *r, struct zf_run_result *res)
 
 static void park(int sig)
 {
-	sigset_t none;
+	sigset_t wait_mask;
 
 	(void)sig;
-	sigfillset(&none);
-	sigdelset(&none, SIGKILL);
-	sigdelset(&none, SIGTERM);
-	sigdelset(&none, SIGINT);
+	sigfillset(&wait_mask);
+	sigdelset(&wait_mask, SIGKILL);
+	sigdelset(&wait_mask, SIGTERM);
+	sigdelset(&wait_mask, SIGINT);
 	for (;;)
-		sigsuspend(&none);
+		sigsuspend(&wait_mask);
 }
 
 static void park_threads(struct zf_runner *r, int n)
