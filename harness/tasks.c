@@ -245,7 +245,15 @@ static void emulated_pass(struct zf_runner *r, struct zf_pass *pass,
 	sample->teardown_ns += t2 - t1;
 }
 
-/* lifecycle: wait for every task to end its life, then all start the next */
+/*
+ * lifecycle: wait for every task to end its life, then all start the next.
+ * A waiter spins a while (a wave on an idle machine turns in microseconds),
+ * then sleeps on wave_gen: with more tasks than free CPUs (SMT siblings, an
+ * overcommitted guest, the shrinker) a spinning waiter would take the CPU
+ * from the task the wave waits for, and each wave would last a time slice.
+ */
+#define WAVE_SPINS 8192
+
 static void wave_barrier(struct zf_ctl *ctl, int ntasks)
 {
 	uint32_t gen = atomic_load_explicit(&ctl->wave_gen, memory_order_acquire);
@@ -254,14 +262,21 @@ static void wave_barrier(struct zf_ctl *ctl, int ntasks)
 	if (atomic_fetch_add_explicit(&ctl->wave_arrived, 1, memory_order_acq_rel) + 1 ==
 	    (uint32_t)ntasks) {
 		atomic_store_explicit(&ctl->wave_arrived, 0, memory_order_relaxed);
-		atomic_store_explicit(&ctl->wave_gen, gen + 1, memory_order_release);
+		/* seq_cst with the sleepers' count: a sleeper sees the new gen or is woken */
+		atomic_store(&ctl->wave_gen, gen + 1);
+		if (atomic_load(&ctl->wave_sleepers))
+			futex_wake(&ctl->wave_gen);
 		return;
 	}
 	while (atomic_load_explicit(&ctl->wave_gen, memory_order_acquire) == gen &&
 	       !atomic_load_explicit(&ctl->abort, memory_order_relaxed)) {
-		cpu_relax();
-		if (++spins % 4096 == 0)
-			sched_yield();	/* the shrinker may want this CPU */
+		if (++spins < WAVE_SPINS) {
+			cpu_relax();
+			continue;
+		}
+		atomic_fetch_add(&ctl->wave_sleepers, 1);
+		futex_wait(&ctl->wave_gen, gen, 100);	/* returns at once if gen moved */
+		atomic_fetch_sub(&ctl->wave_sleepers, 1);
 	}
 }
 
@@ -459,26 +474,29 @@ static int check_children(struct zf_runner *r, struct zf_run_result *res, bool b
 
 /*
  * wait until *word reaches n; fails when a child dies, or when no task has
- * moved it for the watchdog's time (a task stopped, stuck or starved)
+ * moved it, nor a lifecycle wave turned, for the watchdog's time (a task
+ * stopped, stuck or starved)
  */
 static int wait_count(struct zf_runner *r, _Atomic uint32_t *word, uint32_t n,
 		      struct zf_run_result *res)
 {
 	uint64_t watchdog_ns = r->cfg->watchdog_ms * 1000000ULL, moved = zf_now_ns();
-	uint32_t v, seen = 0;
+	uint32_t v, wave, seen = 0, seen_wave = atomic_load(&r->ctl->wave_gen);
 
 	while ((v = atomic_load_explicit(word, memory_order_acquire)) < n) {
 		int err = check_children(r, res, false);
 
 		if (err)
 			return err;
-		if (v != seen) {
+		wave = atomic_load_explicit(&r->ctl->wave_gen, memory_order_relaxed);
+		if (v != seen || wave != seen_wave) {
 			seen = v;
+			seen_wave = wave;
 			moved = zf_now_ns();
 		} else if (watchdog_ns && zf_now_ns() - moved > watchdog_ns) {
 			snprintf(res->error, sizeof(res->error),
-				 "watchdog: %u of %u tasks silent for %lu s (stopped, stuck or "
-				 "starved; --watchdog SEC)", n - v, n, r->cfg->watchdog_ms / 1000);
+				 "watchdog: %u of %u tasks silent for %g s (stopped, stuck or "
+				 "starved; --watchdog SEC)", n - v, n, r->cfg->watchdog_ms / 1000.0);
 			r->stuck = true;
 			return -ETIMEDOUT;
 		}

@@ -26,6 +26,7 @@ struct zf_ctl {
 	/* lifecycle: every task's next life starts together (a wave) */
 	_Atomic uint32_t wave_arrived __attribute__((aligned(ZF_LINE)));
 	_Atomic uint32_t wave_gen __attribute__((aligned(ZF_LINE)));
+	_Atomic uint32_t wave_sleepers;	/* asleep on wave_gen: the last one in wakes them */
 };
 
 /* one task's lines: written by that task alone */

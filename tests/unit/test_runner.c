@@ -129,3 +129,49 @@ TEST(a_task_that_cannot_bind_fails_the_run)
 	zf_run_result_free(&res);
 	zf_topo_close(&topo);
 }
+
+/*
+ * A lifecycle repetition longer than the watchdog is not silent while its
+ * waves turn: 16 process tasks, unbound, on this machine's few CPUs, where
+ * waiting tasks sleep so that the ones a wave waits for get the CPUs.
+ */
+TEST(lifecycle_waves_feed_the_watchdog_with_more_tasks_than_cpus)
+{
+	struct zf_run_config cfg = {
+		.strategy = &zf_strategy_persistent,
+		.kind = ZF_TASK_PROCESS,
+		.workload = ZF_WORKLOAD_LIFECYCLE,
+		.faults_per_pass = 64,
+		.step = 2 << 20,
+		.fault_ns = 20000,
+		.busy_iters_per_ns = 1,
+		.passes = 150,
+		.reps = 1,
+		.counter_node = -1,
+		.watchdog_ms = 300,
+	};
+	struct zf_run_result res;
+	struct zf_topo topo;
+	struct zf_plan plan;
+	char why[256];
+	int i;
+
+	unsetenv("HWLOC_SYNTHETIC");
+	ASSERT_EQ(zf_topo_open(&topo, NULL, why, sizeof(why)), 0);
+	ASSERT_EQ(zf_plan_make(&topo, "none", 16, &plan, why, sizeof(why)), 0);
+	cfg.plan = &plan;
+	i = zf_run(&cfg, &topo, &res);
+	if (i)
+		fprintf(stderr, "  %s\n", res.error);
+	EXPECT_EQ(i, 0);
+	EXPECT_EQ(res.reps, 1);
+	/* the repetition outlasted the watchdog: its waves, not its end, kept it fed */
+	EXPECT_TRUE(res.kernel[0].wall_ns > cfg.watchdog_ms * 1000000ULL);
+	for (i = 0; i < 16 && res.reps == 1; i++)
+		EXPECT_EQ(res.samples[i].faults, 150 * 64);
+	/* every life ended: one mm exit a life a task, the warm-up's none */
+	EXPECT_EQ(res.total.mm_exits, 16 * 150);
+	zf_run_result_free(&res);
+	zf_plan_free(&plan);
+	zf_topo_close(&topo);
+}
