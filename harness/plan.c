@@ -367,7 +367,8 @@ int zf_sweep_plan(struct zf_sweep *sw, struct zf_topo *topo, struct zf_plan *pla
 		if (!zf_sweep_config(sw, plans, c, 0, &cfg))
 			continue;
 		zf_plan_estimate(&p[0], &p[1], cfg.plan->ntasks, fault_ns_elsewhere(&ps, &cfg, &p[0]),
-				 cfg.faults_per_pass, cfg.min_ms, cfg.warmup, &e);
+				 cfg.faults_per_pass, cfg.min_ms, cfg.warmup,
+				 cfg.workload == ZF_WORKLOAD_LIFECYCLE, &e);
 		total_ms = e.first_ms + (rounds - 1) * e.later_ms;
 		runs_s += total_ms / 1e3;
 		runs_least_s += (e.first_ms + (rounds_least - 1) * e.later_ms) / 1e3;

@@ -54,7 +54,7 @@ static double at_tasks(double v_lo, double v_hi, int lo, int hi, int n)
 
 void zf_plan_estimate(const struct zf_plan_probe *lo, const struct zf_plan_probe *hi, int n,
 		      double fault_ns, unsigned long faults_per_pass, unsigned long min_ms,
-		      unsigned long warmup, struct zf_plan_estimate *e)
+		      unsigned long warmup, bool by_wall, struct zf_plan_estimate *e)
 {
 	double extra_ns = at_tasks(lo->rep_extra_ns, hi->rep_extra_ns, lo->tasks, hi->tasks, n);
 	double start_ns = at_tasks(lo->start_ns, hi->start_ns, lo->tasks, hi->tasks, n);
@@ -75,8 +75,12 @@ void zf_plan_estimate(const struct zf_plan_probe *lo, const struct zf_plan_probe
 	memset(e, 0, sizeof(*e));
 	/* the runner's loop: a repetition of `passes`, until it lasts min_ms */
 	for (;;) {
+		double rep_wall_ns = passes * faults_per_pass * wall_ns + extra_ns;
+
 		took_ns = passes * pass_ns;
-		calib_ns += passes * faults_per_pass * wall_ns + extra_ns;
+		if (by_wall && rep_wall_ns > took_ns)
+			took_ns = rep_wall_ns;
+		calib_ns += rep_wall_ns;
 		e->calibrate_reps++;
 		if (took_ns >= min_ms * 1e6 || e->calibrate_reps >= 64)
 			break;

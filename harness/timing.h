@@ -44,12 +44,13 @@ struct zf_plan_estimate {
  * kind (lo at fewer tasks than hi, or the same): each cost linear in the
  * tasks between them and beyond, never below the lower of the two; a fault
  * costs fault_ns instead where that is not negative (a machine the probes
- * did not run on), its wall in the same proportion as in lo. Then the runner's own arithmetic: calibration from one
- * pass (zf_next_passes) until a repetition lasts min_ms, `warmup`
- * repetitions and one kept.
+ * did not run on), its wall in the same proportion as in lo. Then the
+ * runner's own arithmetic: calibration from one pass (zf_next_passes) until
+ * a repetition lasts min_ms (by its wall too where by_wall: a lifecycle),
+ * `warmup` repetitions and one kept.
  */
 void zf_plan_estimate(const struct zf_plan_probe *lo, const struct zf_plan_probe *hi, int n,
 		      double fault_ns, unsigned long faults_per_pass, unsigned long min_ms,
-		      unsigned long warmup, struct zf_plan_estimate *e);
+		      unsigned long warmup, bool by_wall, struct zf_plan_estimate *e);
 
 #endif

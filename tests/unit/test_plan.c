@@ -23,7 +23,7 @@ TEST(plan_calibrates_as_the_runner_does)
 	double took;
 
 	/* 51200 faults of 10 ns: 0.512 ms a pass; 100 ms wants about 215 passes */
-	zf_plan_estimate(&one, &one, 1, -1, 51200, 100, 1, &e);
+	zf_plan_estimate(&one, &one, 1, -1, 51200, 100, 1, false, &e);
 	for (;;) {	/* the runner's loop, step by step */
 		took = passes * 51200 * 10.0;
 		reps++;
@@ -49,7 +49,7 @@ TEST(plan_a_pass_longer_than_min_ms_is_one_repetition)
 	struct zf_plan_probe slow = one;
 
 	slow.fault_ns = slow.wall_fault_ns = 2000;
-	zf_plan_estimate(&slow, &slow, 1, -1, 51200, 20, 1, &e);
+	zf_plan_estimate(&slow, &slow, 1, -1, 51200, 20, 1, false, &e);
 	EXPECT_EQ(e.passes, 1);
 	EXPECT_EQ(e.calibrate_reps, 1);
 	EXPECT_TRUE(e.rep_ms > 102 && e.rep_ms < 103);
@@ -64,11 +64,11 @@ TEST(plan_costs_are_linear_in_the_tasks_and_never_below_the_lower_probe)
 	hi.tasks = 2;
 	hi.fault_ns = hi.wall_fault_ns = 200;
 	hi.start_ns = 2e6;
-	zf_plan_estimate(&one, &hi, 1, -1, 1000, 0, 0, &e1);
-	zf_plan_estimate(&one, &hi, 2, -1, 1000, 0, 0, &e2);
-	zf_plan_estimate(&one, &hi, 3, -1, 1000, 0, 0, &e3);
-	zf_plan_estimate(&one, &hi, 64, -1, 1000, 0, 0, &e64);
-	zf_plan_estimate(&one, &hi, 256, -1, 1000, 0, 0, &e256);
+	zf_plan_estimate(&one, &hi, 1, -1, 1000, 0, 0, false, &e1);
+	zf_plan_estimate(&one, &hi, 2, -1, 1000, 0, 0, false, &e2);
+	zf_plan_estimate(&one, &hi, 3, -1, 1000, 0, 0, false, &e3);
+	zf_plan_estimate(&one, &hi, 64, -1, 1000, 0, 0, false, &e64);
+	zf_plan_estimate(&one, &hi, 256, -1, 1000, 0, 0, false, &e256);
 	/* --min-ms 0: one pass a repetition, 1000 faults */
 	EXPECT_TRUE(e1.rep_ms > 0.109 && e1.rep_ms < 0.111);	/* 10 us + 0.1 ms */
 	EXPECT_TRUE(e2.rep_ms > 0.299 && e2.rep_ms < 0.301);	/* 200 us + 0.1 ms */
@@ -79,7 +79,7 @@ TEST(plan_costs_are_linear_in_the_tasks_and_never_below_the_lower_probe)
 	/* a probe at more tasks that came out cheaper (noise) does not make costs negative */
 	lower.tasks = 2;
 	lower.fault_ns = lower.wall_fault_ns = 5;
-	zf_plan_estimate(&one, &lower, 256, -1, 1000, 0, 0, &e256);
+	zf_plan_estimate(&one, &lower, 256, -1, 1000, 0, 0, false, &e256);
 	EXPECT_TRUE(e256.rep_ms >= 0.105 - 1e-9);
 }
 
@@ -115,15 +115,20 @@ TEST(plan_timing_of_a_real_run_adds_up)
 	zf_topo_close(&topo);
 }
 
-TEST(plan_a_repetition_lasts_its_wall_where_the_tasks_wait_for_each_other)
+TEST(plan_a_lifecycle_calibrates_on_its_wall_waves_in)
 {
-	struct zf_plan_estimate e;
-	/* lifecycle-like: every task waits for the wave, a pass's wall twice its work */
+	struct zf_plan_estimate work, wall;
+	/* every task waits for the wave: a pass's wall twice its work */
 	struct zf_plan_probe waves = one;
 
 	waves.wall_fault_ns = 20;
-	zf_plan_estimate(&waves, &waves, 1, -1, 64, 100, 0, &e);
-	/* calibration stops on the work (100 ms of it), the repetition lasts the wall */
-	EXPECT_TRUE(e.passes * 64 * 10.0 >= 100e6);
-	EXPECT_TRUE(e.rep_ms > 200 && e.rep_ms < 260);
+	/* on the work alone (100 ms of it), a repetition would last twice min_ms */
+	zf_plan_estimate(&waves, &waves, 1, -1, 64, 100, 0, false, &work);
+	EXPECT_TRUE(work.passes * 64 * 10.0 >= 100e6);
+	EXPECT_TRUE(work.rep_ms > 200 && work.rep_ms < 260);
+	/* a lifecycle, as the runner calibrates it: min_ms of wall, waits in */
+	zf_plan_estimate(&waves, &waves, 1, -1, 64, 100, 0, true, &wall);
+	EXPECT_TRUE(wall.passes * 64 * 20.0 >= 100e6);
+	EXPECT_TRUE(wall.rep_ms >= 100 && wall.rep_ms < 130);
+	EXPECT_TRUE(wall.passes < work.passes);
 }
