@@ -82,6 +82,8 @@ struct zo_run {
 	unsigned long seg, nseg, min_ms;
 	int fd, ntasks;
 	bool file;
+	uint64_t span;			/* --sink file: a task's stretch of the file */
+	int stretches;			/* distinct stretches, ntasks or fewer */
 	pthread_barrier_t start, end;
 	_Atomic int quit;
 	struct zo_task *task;
@@ -119,7 +121,8 @@ static int request(struct zo_run *run, struct zo_task *t, struct iovec *iov,
 		for (done = 0; done < run->nseg; done += IOV_MAX) {
 			int n = run->nseg - done < IOV_MAX ? (int)(run->nseg - done) : IOV_MAX;
 			ssize_t want = (ssize_t)n * (ssize_t)run->seg;
-			uint64_t at = (uint64_t)t->id * FILE_SPAN + *off % FILE_SPAN;
+			uint64_t at = (uint64_t)(t->id % run->stretches) * run->span +
+				      *off % run->span;
 
 			if (pwritev(run->fd, iov + done, n, (off_t)at) != want)
 				return errno ? -errno : -EIO;
@@ -133,6 +136,35 @@ static int request(struct zo_run *run, struct zo_task *t, struct iovec *iov,
 	t->segments += run->nseg;
 	t->bytes += run->nseg * run->seg;
 	return 0;
+}
+
+uint64_t zf_zeroout_span(uint64_t budget, int ntasks, uint64_t zero_size, int *stretches)
+{
+	uint64_t span = FILE_SPAN;
+	uint64_t n;
+
+	if (ntasks < 1)
+		ntasks = 1;
+	if (span > budget / (uint64_t)ntasks)
+		span = budget / (uint64_t)ntasks;
+	span -= span % zero_size;
+	if (span < zero_size)
+		span = zero_size;
+	n = budget / span;
+	*stretches = n < 1 ? 1 : n > (uint64_t)ntasks ? ntasks : (int)n;
+	return span;
+}
+
+/* what the file may hold: a quarter of MemAvailable (tmpfs keeps it in memory) */
+static uint64_t file_budget(void)
+{
+	char text[8192], *p;
+	unsigned long long kb;
+
+	if (zf_read_file("/proc/meminfo", text, sizeof(text)) ||
+	    !(p = strstr(text, "MemAvailable:")) || sscanf(p, "MemAvailable: %llu", &kb) != 1)
+		return 4ULL << 30;
+	return kb * 1024 / 4;
 }
 
 static void *task_main(void *arg)
@@ -341,6 +373,7 @@ int zf_zeroout_main(int argc, char **argv)
 	char why[256], dir[PATH_MAX], path[PATH_MAX + 32], *sbuf = NULL, *gbuf = NULL;
 	char **snames = NULL, **gnames = NULL, start[32];
 	size_t ns = 0, ng = 0, nt = 0, a, b, c;
+	uint64_t budget = 0;
 	struct zf_buf csv = { 0 }, meta = { 0 };
 	const char *w;
 	struct zf_topo topo;
@@ -423,6 +456,7 @@ int zf_zeroout_main(int argc, char **argv)
 		      "segments,bytes,write_calls,wall_ns,segments_per_request,gb_per_sec,direct\n");
 	zf_sysinfo_read(&si);
 	zf_utc_time(start, sizeof(start), false);
+	budget = file_budget();
 	printf("%-10s %-6s %5s %14s %9s %9s %9s\n", "strategy", "seg", "tasks", "segs/request",
 	       "GB/s", "min", "max");
 	for (a = 0; a < ns && !ret && gbps; a++)
@@ -434,6 +468,14 @@ int zf_zeroout_main(int argc, char **argv)
 				double med, lo, hi;
 				unsigned long r;
 
+				run.span = zf_zeroout_span(budget, run.ntasks, o.zero_size,
+							   &run.stretches);
+				if (fd >= 0 && run.stretches < run.ntasks && !b && !a)
+					printf("zeroout: %d tasks share %d stretches of %llu MiB of the "
+					       "file: a quarter of MemAvailable, %llu MiB, holds no more\n",
+					       run.ntasks, run.stretches,
+					       (unsigned long long)(run.span >> 20),
+					       (unsigned long long)(budget >> 20));
 				run.seg = strcmp(gnames[b], "page") ? FOLIO_SEG : PAGE_SEG;
 				run.nseg = o.zero_size / run.seg;
 				run.zs = aligned_alloc(ZF_LINE, sizeof(*run.zs));
@@ -465,8 +507,9 @@ int zf_zeroout_main(int argc, char **argv)
 		      "  \"kernel_release\": ", si.online_cpus, start);
 	zf_buf_json_str(&meta, si.kernel_release);
 	zf_buf_printf(&meta, ",\n  \"sink\": \"%s\",\n  \"direct\": %s,\n  \"zero_size\": %llu,\n"
-		      "  \"depth\": %d,\n  \"iov_max\": %d,\n  \"complete\": %s\n}\n", o.sink,
-		      direct ? "true" : "false", o.zero_size, DEPTH, IOV_MAX, ret ? "false" : "true");
+		      "  \"depth\": %d,\n  \"iov_max\": %d,\n  \"file_budget\": %llu,\n"
+		      "  \"complete\": %s\n}\n", o.sink, direct ? "true" : "false", o.zero_size, DEPTH,
+		      IOV_MAX, (unsigned long long)budget, ret ? "false" : "true");
 	if (zf_buf_write(dir, "zeroout.csv", &csv, "zeroout") ||
 	    zf_buf_write(dir, "meta.json", &meta, "zeroout"))
 		ret = 1;

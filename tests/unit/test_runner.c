@@ -9,6 +9,7 @@
 #include "../../bench/probe.h"
 #include "../../harness/numa.h"
 #include "../../harness/runner.h"
+#include "../../harness/zeroout.h"
 #include "test.h"
 
 static int small_run(const struct zf_strategy *s, enum zf_task_kind kind, int ntasks,
@@ -174,4 +175,31 @@ TEST(lifecycle_waves_feed_the_watchdog_with_more_tasks_than_cpus)
 	zf_run_result_free(&res);
 	zf_plan_free(&plan);
 	zf_topo_close(&topo);
+}
+
+/* zeroout's file: 256 MiB a task where memory holds it, shared stretches where not */
+TEST(zeroout_file_stays_within_its_budget_at_any_task_count)
+{
+	const uint64_t M = 1ULL << 20, G = 1ULL << 30;
+	int n, tasks[] = { 1, 2, 64, 1024, 4096 };
+	unsigned int i;
+	uint64_t span;
+
+	span = zf_zeroout_span(16 * G, 4, 64 * M, &n);
+	EXPECT_EQ(span, 256 * M);
+	EXPECT_EQ(n, 4);
+	/* the 64-CPU guest: 8 GiB, a quarter of ~7 GiB available */
+	span = zf_zeroout_span(1792 * M, 64, 64 * M, &n);
+	EXPECT_EQ(span, 64 * M);
+	EXPECT_EQ(n, 28);
+	for (i = 0; i < sizeof(tasks) / sizeof(tasks[0]); i++) {
+		span = zf_zeroout_span(2 * G, tasks[i], 6 * M, &n);
+		EXPECT_TRUE(span % (6 * M) == 0 && span >= 6 * M && span <= 256 * M);
+		EXPECT_TRUE(n >= 1 && n <= tasks[i]);
+		EXPECT_TRUE(span * (uint64_t)n <= 2 * G);
+	}
+	/* a budget under one request: one stretch of one request */
+	span = zf_zeroout_span(M, 8, 64 * M, &n);
+	EXPECT_EQ(span, 64 * M);
+	EXPECT_EQ(n, 1);
 }
