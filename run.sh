@@ -339,6 +339,11 @@ else
 		fi
 	fi
 fi
+# ended STATUS: how a stage's command ended, in words (a kill leaves no line of its own)
+ended() {
+	if [ "$1" -gt 128 ]; then echo "killed by signal $(($1 - 128)) ($(kill -l "$(($1 - 128))"))"
+	else echo "exit $1"; fi
+}
 # the folio's life cycle under memory pressure: waves of short lives, the
 # shrinker at 100 Hz (process tasks: a life is an mm), in a folder of its own
 stage lifecycle
@@ -350,14 +355,14 @@ if "$bin" "${lc_args[@]}" --out "$lc" >"$out/lifecycle.log" 2>&1; then
 			100 * $c["alloc_share_median"] }' "$lc/summary.csv"
 	"$bin" report "$lc" >/dev/null 2>&1 || echo "lifecycle: no report (see $lc)" >&2
 else
-	echo "lifecycle: the sweep failed (see $out/lifecycle.log)" >&2
+	echo "lifecycle: the sweep failed, $(ended $?) (see $out/lifecycle.log)" >&2
 fi
 # users with no mm zeroing a file, from the zero page and from the huge zero folio
 stage zeroout
 if "$bin" "${zo_args[@]}" --out "$out/zeroout" >"$out/zeroout.log" 2>&1; then
 	grep -vE '^results:' "$out/zeroout.log" | sed 's/^/zeroout: /'
 else
-	echo "zeroout: failed (see $out/zeroout.log)" >&2
+	echo "zeroout: failed, $(ended $?) (see $out/zeroout.log)" >&2
 fi
 stage report
 "$bin" report "$out"	# the charts (plots/) and report.html

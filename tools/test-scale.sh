@@ -21,7 +21,7 @@ tools/deps.sh vm || exit 1
 
 # check_run DIR: the guest's run.sh folder
 check_run() {
-	local d=$1 n bad missing k f p t png
+	local d=$1 n bad missing have k f p t png
 	if meta_complete "$d"; then ok "run $r: meta.json complete"; else fail "run $r: meta.json complete"; fi
 	# every repetition's placement verified: numa_check ok, nothing else
 	n=$(cols "$d/samples.csv" numa_check | sort | uniq -c | tr -s ' ' | paste -sd, -)
@@ -36,21 +36,22 @@ check_run() {
 		awk '$1 != $2 || $3 != $4 || ($5 != "" && $5 != -1 && $5 != $3)' | wc -l)
 	if [ "$bad" = 0 ]; then ok "run $r: tasks.csv: every task on its PU and node"; else
 		fail "run $r: tasks.csv: every task on its PU and node" "$bad rows not"; fi
-	# every configuration asked for
+	# every configuration asked for (read once: grep -q on a pipe would
+	# end it early, and pipefail take the writer's SIGPIPE for a miss)
 	missing=()
+	have=$(cols "$d/summary.csv" fault task_kind placement tasks)
 	for f in emulated kernel; do
 		for k in thread process; do
 			for p in compact scatter; do
 				for t in $want_tasks; do
-					cols "$d/summary.csv" fault task_kind placement tasks |
-						grep -qx "$f $k $p $t" || missing+=("$f/$k/$p/$t")
+					grep -qx "$f $k $p $t" <<<"$have" || missing+=("$f/$k/$p/$t")
 				done
 			done
 		done
 	done
 	if [ "${#missing[@]}" = 0 ]; then ok "run $r: summary.csv: emulated and kernel, thread and process, compact and scatter, tasks $want_tasks"
 	else fail "run $r: summary.csv: every configuration" "missing: ${missing[*]}"; fi
-	for f in c2c.csv model.txt lifecycle/summary.csv zeroout/summary.csv stages.csv plan.txt; do
+	for f in c2c.csv model.txt lifecycle/summary.csv zeroout/zeroout.csv stages.csv plan.txt; do
 		if [ -s "$d/$f" ]; then ok "run $r: $f"; else fail "run $r: $f written"; fi
 	done
 	if grep -q '^global ' "$d/model.txt"; then ok "run $r: model: global predicted"; else
