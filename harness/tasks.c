@@ -326,6 +326,7 @@ static int task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
 			emulated_pass(r, pass, &sample, tp);
 		if (tp->sampling)	/* drained as it goes: the ring holds some thousands */
 			zf_sampler_drain(&tp->smp, &sample.prof);
+		atomic_fetch_add_explicit(&slot->beat, 1, memory_order_relaxed);
 	}
 	sched_mark(&m1, true);
 	sample.policy = sched_getscheduler(0);
@@ -472,26 +473,38 @@ static int check_children(struct zf_runner *r, struct zf_run_result *res, bool b
 	return err;
 }
 
+/* every task's passes so far: moves while any task gets on */
+static unsigned long beats(struct zf_runner *r)
+{
+	unsigned long sum = 0;
+	int i;
+
+	for (i = 0; i < r->cfg->plan->ntasks; i++)
+		sum += atomic_load_explicit(&r->slots[i].beat, memory_order_relaxed);
+	return sum;
+}
+
 /*
  * wait until *word reaches n; fails when a child dies, or when no task has
- * moved it, nor a lifecycle wave turned, for the watchdog's time (a task
- * stopped, stuck or starved)
+ * moved it, nor ended a pass, for the watchdog's time (a task stopped,
+ * stuck or starved). A long repetition is not silence: its passes beat.
  */
 static int wait_count(struct zf_runner *r, _Atomic uint32_t *word, uint32_t n,
 		      struct zf_run_result *res)
 {
 	uint64_t watchdog_ns = r->cfg->watchdog_ms * 1000000ULL, moved = zf_now_ns();
-	uint32_t v, wave, seen = 0, seen_wave = atomic_load(&r->ctl->wave_gen);
+	unsigned long beat, seen_beat = beats(r);
+	uint32_t v, seen = 0;
 
 	while ((v = atomic_load_explicit(word, memory_order_acquire)) < n) {
 		int err = check_children(r, res, false);
 
 		if (err)
 			return err;
-		wave = atomic_load_explicit(&r->ctl->wave_gen, memory_order_relaxed);
-		if (v != seen || wave != seen_wave) {
+		beat = beats(r);
+		if (v != seen || beat != seen_beat) {
 			seen = v;
-			seen_wave = wave;
+			seen_beat = beat;
 			moved = zf_now_ns();
 		} else if (watchdog_ns && zf_now_ns() - moved > watchdog_ns) {
 			snprintf(res->error, sizeof(res->error),

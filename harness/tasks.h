@@ -39,6 +39,8 @@ struct zf_task_slot {
 	int cpu_seen, failed;
 	int numa_moved;			/* page table pages moved onto its node (zf_numa_settle) */
 	char error[160];
+	/* a pass ended: the watchdog's sign of life, on a line of its own */
+	_Atomic unsigned long beat __attribute__((aligned(ZF_LINE)));
 } __attribute__((aligned(ZF_LINE)));
 
 struct zf_runner {
