@@ -49,19 +49,36 @@ static void cpu_relax(void)
 #endif
 }
 
-/* all tasks start the timed loop together; false when the run is aborted */
+/*
+ * all tasks start the timed loop together; false when the run is aborted.
+ * A waiter spins a while (a few milliseconds where tasks have CPUs of their
+ * own: the start stays tight), then sleeps on arrived: with more tasks than
+ * CPUs to run them (a TCG guest's 64 vCPUs on 2 host CPUs) spinners would
+ * keep the last tasks from arriving at all. The sleep's compare on the
+ * count, and the seq_cst pair of count and sleepers, lose no wake.
+ */
+#define START_SPINS 65536
+
 static bool start_barrier(struct zf_ctl *ctl, int ntasks)
 {
+	uint32_t n = ntasks, v = atomic_fetch_add(&ctl->arrived, 1) + 1;
 	unsigned long spins = 0;
 
-	atomic_fetch_add(&ctl->arrived, 1);
-	while (atomic_load_explicit(&ctl->arrived, memory_order_acquire) < ntasks) {
+	if (v == n) {
+		if (atomic_load(&ctl->start_sleepers))
+			futex_wake(&ctl->arrived);
+		return true;
+	}
+	while ((v = atomic_load_explicit(&ctl->arrived, memory_order_acquire)) < n) {
 		if (atomic_load_explicit(&ctl->abort, memory_order_relaxed))
 			return false;
-		if (++spins > 4096)
-			sched_yield();
-		else
+		if (++spins < START_SPINS) {
 			cpu_relax();
+			continue;
+		}
+		atomic_fetch_add(&ctl->start_sleepers, 1);
+		futex_wait(&ctl->arrived, v, 100);	/* returns at once if one more arrived */
+		atomic_fetch_sub(&ctl->start_sleepers, 1);
 	}
 	return true;
 }

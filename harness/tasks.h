@@ -19,7 +19,8 @@ struct zf_ctl {
 	_Atomic uint32_t gen __attribute__((aligned(ZF_LINE)));
 	int cmd;
 	unsigned long passes;
-	_Atomic int arrived __attribute__((aligned(ZF_LINE)));
+	_Atomic uint32_t arrived __attribute__((aligned(ZF_LINE)));
+	_Atomic uint32_t start_sleepers;	/* asleep on arrived: the last one in wakes them */
 	_Atomic uint32_t done __attribute__((aligned(ZF_LINE)));
 	_Atomic uint32_t ready;
 	_Atomic int abort;
