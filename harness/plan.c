@@ -74,20 +74,10 @@ static size_t probe_index(const struct zf_sweep *sw, size_t s, size_t f, size_t 
 /* this machine's topology, whatever HWLOC_SYNTHETIC says */
 static int open_here(struct plan_state *ps, char *why, size_t len)
 {
-	const char *env = getenv("HWLOC_SYNTHETIC");
-	char *saved;
-	int err;
-
 	if (ps->topo->thissystem)
 		return 0;
-	saved = env ? strdup(env) : NULL;
-	unsetenv("HWLOC_SYNTHETIC");
-	err = zf_topo_open(&ps->here, NULL, why, len);
-	if (saved)
-		setenv("HWLOC_SYNTHETIC", saved, 1);
-	free(saved);
-	ps->here_open = !err;
-	return err;
+	ps->here_open = !zf_topo_open_here(&ps->here, why, len);
+	return !ps->here_open;
 }
 
 static struct zf_topo *here(struct plan_state *ps)

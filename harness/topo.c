@@ -60,6 +60,24 @@ int zf_topo_open(struct zf_topo *topo, const char *xml_path, char *why, size_t l
 	return 0;
 }
 
+int zf_topo_open_here(struct zf_topo *topo, char *why, size_t len)
+{
+	const char *env = getenv("HWLOC_SYNTHETIC");
+	char *saved = env ? strdup(env) : NULL;
+	int err;
+
+	if (env && !saved) {
+		snprintf(why, len, "HWLOC_SYNTHETIC: out of memory");
+		return -ENOMEM;
+	}
+	unsetenv("HWLOC_SYNTHETIC");
+	err = zf_topo_open(topo, NULL, why, len);
+	if (saved)
+		setenv("HWLOC_SYNTHETIC", saved, 1);
+	free(saved);
+	return err;
+}
+
 void zf_topo_close(struct zf_topo *topo)
 {
 	if (topo->t)

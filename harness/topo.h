@@ -20,6 +20,8 @@ struct zf_topo {
 
 /* xml_path NULL: this machine, or HWLOC_SYNTHETIC when it is set */
 int zf_topo_open(struct zf_topo *topo, const char *xml_path, char *why, size_t len);
+/* this machine, whatever HWLOC_SYNTHETIC says: where a plan's probes run */
+int zf_topo_open_here(struct zf_topo *topo, char *why, size_t len);
 void zf_topo_close(struct zf_topo *topo);
 int zf_topo_export_xml(struct zf_topo *topo, const char *path);
 
