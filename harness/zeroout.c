@@ -52,10 +52,6 @@ static bool pins(const struct zf_strategy *s)
 	return s->pin != NULL;
 }
 
-/* --plan: a repetition's overrun past min_ms (the request in flight), a configuration's start */
-#define ZO_PLAN_OVERRUN		1.05
-#define ZO_PLAN_START_MS	5.0
-
 struct zo_opts {
 	const char *strategies, *tasks, *placement, *segments, *sink, *out, *zero_size_arg;
 	unsigned long long zero_size;
@@ -88,6 +84,7 @@ struct zo_run {
 	_Atomic int quit;
 	struct zo_task *task;
 	struct zf_stats init_st;	/* the strategy's init: persistent's allocation */
+	uint64_t *wall_ns;		/* NULL, or each repetition's wall into [rep] */
 };
 
 /* one request: pin (folio segments), build the list, write it or not; 0 or -errno */
@@ -191,7 +188,8 @@ static void *task_main(void *arg)
 		if (atomic_load(&run->quit))
 			break;
 		t0 = zf_now_ns();
-		while (!t->err && zf_now_ns() - t0 < run->min_ms * 1000000ULL) {
+		/* one request at least (--plan's probes: min_ms 0, exactly one) */
+		while (!t->err) {
 			int err = request(run, t, iov, held, k++, &off);
 
 			if (err) {
@@ -199,6 +197,8 @@ static void *task_main(void *arg)
 				snprintf(t->why, sizeof(t->why), "%s", err == -ENOMEM ?
 					 "no huge zero folio to pin" : strerror(-err));
 			}
+			if (zf_now_ns() - t0 >= run->min_ms * 1000000ULL)
+				break;
 		}
 		/* the rest complete: every folio pinned is released before the count is read */
 		for (i = 0; i < DEPTH; i++, k++)
@@ -231,8 +231,9 @@ static const char zeroout_usage[] =
 "  --reps R            repetitions (default 5)\n"
 "  --min-ms MS         each repetition's length (default 200)\n"
 "  --out DIR           results folder, new or empty (default results/<UTC time>-<host>)\n"
-"  --plan              print the configurations and the estimated wall time (each\n"
-"                      repetition lasts --min-ms) and stop: nothing run or written\n";
+"  --plan              print the configurations and the estimated wall time and\n"
+"                      stop, nothing written: a repetition lasts --min-ms and the\n"
+"                      request in flight, timed by short probes here\n";
 
 static int parse(int argc, char **argv, struct zo_opts *o)
 {
@@ -284,6 +285,39 @@ static int parse(int argc, char **argv, struct zo_opts *o)
 	return 0;
 }
 
+/* a configuration's strategy state and plan; 0 or 1 (said on stderr) */
+static int config_open(struct zo_run *run, const char *placement, uint64_t budget,
+		       uint64_t zero_size, bool folio)
+{
+	char why[256] = "";
+
+	run->span = zf_zeroout_span(budget, run->ntasks, zero_size, &run->stretches);
+	run->seg = folio ? FOLIO_SEG : PAGE_SEG;
+	run->nseg = zero_size / run->seg;
+	run->zs = aligned_alloc(ZF_LINE, sizeof(*run->zs));
+	if (run->zs && !zf_shared_init(run->zs, run->ntasks * (DEPTH + 1) + 2)) {
+		if (!zf_plan_make(run->topo, placement, run->ntasks, &run->plan, why, sizeof(why))) {
+			if (!run->s->init || !run->s->init(run->zs, &run->init_st))
+				return 0;
+			zf_plan_free(&run->plan);
+		}
+		zf_shared_fini(run->zs);
+	}
+	free(run->zs);
+	run->zs = NULL;
+	fprintf(stderr, "hzfbench: zeroout: %s: cannot set up%s%s\n", run->s->name,
+		*why ? ": " : "", why);
+	return 1;
+}
+
+static void config_close(struct zo_run *run)
+{
+	zf_plan_free(&run->plan);
+	zf_shared_fini(run->zs);
+	free(run->zs);
+	run->zs = NULL;
+}
+
 /* one configuration, every repetition: a row each into csv; 0 or 1 (said on stderr) */
 static int run_config(struct zo_run *run, const struct zo_opts *o, unsigned long reps,
 		      struct zf_buf *csv, double *gbps, bool direct)
@@ -321,6 +355,8 @@ static int run_config(struct zo_run *run, const struct zo_opts *o, unsigned long
 		pthread_barrier_wait(&run->start);
 		pthread_barrier_wait(&run->end);
 		wall = zf_now_ns() - t0;
+		if (run->wall_ns)
+			run->wall_ns[rep] = wall;
 		for (i = 0; i < run->ntasks; i++) {
 			struct zo_task *t = &run->task[i];
 
@@ -362,6 +398,28 @@ static int run_config(struct zo_run *run, const struct zo_opts *o, unsigned long
 	free(th);
 	free(run->task);
 	run->task = NULL;
+	return ret;
+}
+
+int zf_zeroout_probe(struct zf_topo *here, const char *strategy, bool folio, int fd,
+		     uint64_t bytes, int ntasks, double *wall_s)
+{
+	struct zo_opts o = { .sink = fd >= 0 ? "file" : "emulated", .placement = "compact" };
+	struct zo_run run = { .s = zf_strategy_find(strategy), .topo = here, .fd = fd,
+			      .file = fd >= 0, .ntasks = ntasks };	/* min_ms 0: one request */
+	struct zf_buf csv = { 0 };
+	uint64_t wall[3] = { 0 };
+	double gbps[3];
+	int ret;
+
+	run.wall_ns = wall;
+	if (!run.s || !run.s->pin || config_open(&run, "compact", file_budget(), bytes, folio))
+		return 1;
+	/* 3 repetitions, the middle time: the first allocates, a disk may stall once */
+	ret = run_config(&run, &o, 3, &csv, gbps, false);
+	*wall_s = fmax(fmin(wall[0], wall[1]), fmin(fmax(wall[0], wall[1]), wall[2])) / 1e9;
+	config_close(&run);
+	zf_buf_free(&csv);
 	return ret;
 }
 
@@ -421,14 +479,13 @@ int zf_zeroout_main(int argc, char **argv)
 		goto close;
 	}
 	if (o.plan) {
-		/* time-bound: each repetition lasts min_ms, and the request in flight ends it */
-		double s_total = ns * ng * nt * (o.reps * o.min_ms * ZO_PLAN_OVERRUN + ZO_PLAN_START_MS) / 1e3;
-		long t = (long)(s_total + 0.5);
+		struct zf_zeroout_plan in = {
+			.strategy = snames[0], .nstrategies = ns, .segments = gnames, .nsegments = ng,
+			.tasks = tasks, .ntasks = nt, .reps = o.reps, .min_ms = o.min_ms,
+			.zero_size = o.zero_size, .file = !strcmp(o.sink, "file"), .out = o.out,
+		};
 
-		printf("plan: %zu configurations x %lu repetitions of %lu ms\n", ns * ng * nt, o.reps,
-		       o.min_ms);
-		printf("plan: estimated %ld:%02ld:%02ld (%.1f s)\n", t / 3600, t / 60 % 60, t % 60,
-		       s_total);
+		ret = zf_zeroout_plan(&topo, &in);
 		goto close;
 	}
 	if (zf_results_dir(o.out, dir, sizeof(dir), why, sizeof(why))) {
@@ -468,25 +525,16 @@ int zf_zeroout_main(int argc, char **argv)
 				double med, lo, hi;
 				unsigned long r;
 
-				run.span = zf_zeroout_span(budget, run.ntasks, o.zero_size,
-							   &run.stretches);
+				if (config_open(&run, o.placement, budget, o.zero_size, strcmp(gnames[b], "page"))) {
+					ret = 1;
+					break;
+				}
 				if (fd >= 0 && run.stretches < run.ntasks && !b && !a)
 					printf("zeroout: %d tasks share %d stretches of %llu MiB of the "
 					       "file: a quarter of MemAvailable, %llu MiB, holds no more\n",
 					       run.ntasks, run.stretches,
 					       (unsigned long long)(run.span >> 20),
 					       (unsigned long long)(budget >> 20));
-				run.seg = strcmp(gnames[b], "page") ? FOLIO_SEG : PAGE_SEG;
-				run.nseg = o.zero_size / run.seg;
-				run.zs = aligned_alloc(ZF_LINE, sizeof(*run.zs));
-				if (!run.zs || zf_shared_init(run.zs, run.ntasks * (DEPTH + 1) + 2) ||
-				    zf_plan_make(&topo, o.placement, run.ntasks, &run.plan, why, sizeof(why)) ||
-				    (run.s->init && run.s->init(run.zs, &run.init_st))) {
-					fprintf(stderr, "hzfbench: zeroout: %s: cannot set up\n", run.s->name);
-					ret = 1;
-					free(run.zs);
-					break;
-				}
 				ret = run_config(&run, &o, o.reps, &csv, gbps, direct);
 				med = zf_median_measured(gbps, o.reps);
 				for (lo = hi = gbps[0], r = 1; r < o.reps; r++) {
@@ -495,9 +543,7 @@ int zf_zeroout_main(int argc, char **argv)
 				}
 				printf("%-10s %-6s %5d %14lu %9.3f %9.3f %9.3f\n", run.s->name, gnames[b],
 				       run.ntasks, run.nseg, med, lo, hi);
-				zf_plan_free(&run.plan);
-				zf_shared_fini(run.zs);
-				free(run.zs);
+				config_close(&run);
 			}
 	zf_buf_printf(&meta, "{\n  \"workload\": \"zeroout\",\n  \"host\": ");
 	zf_buf_json_str(&meta, si.host);

@@ -3,9 +3,40 @@
 #ifndef HZF_ZEROOUT_H
 #define HZF_ZEROOUT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+struct zf_topo;
+
 int zf_zeroout_main(int argc, char **argv);
+
+/* what zeroout --plan plans (zoplan.c) */
+struct zf_zeroout_plan {
+	const char *strategy;		/* the probes' (the first asked) */
+	size_t nstrategies;
+	char **segments;		/* page, folio */
+	size_t nsegments;
+	const long *tasks;
+	size_t ntasks;
+	unsigned long reps, min_ms;
+	uint64_t zero_size;
+	bool file;			/* --sink file */
+	const char *out;		/* --out, NULL: results/ */
+};
+
+/* prints the configurations, the probes and the estimate; 0, or 1 (said on stderr) */
+int zf_zeroout_plan(struct zf_topo *topo, const struct zf_zeroout_plan *p);
+
+/*
+ * --plan's probe: ntasks tasks, compact on here, each one request of bytes
+ * of folio or page segments, to fd (-1: the emulated sink), three times;
+ * the median wall, from the start barrier to the last task's completion (the
+ * first allocates what the strategy and the threads need; a disk may stall
+ * once), into *wall_s. 0, or 1 (said on stderr).
+ */
+int zf_zeroout_probe(struct zf_topo *here, const char *strategy, bool folio, int fd,
+		     uint64_t bytes, int ntasks, double *wall_s);
 
 /*
  * --sink file: each task's stretch of the file, in bytes, a multiple of
