@@ -57,6 +57,8 @@ usage: ./run.sh [options] [-- sweep options...]
   --c2c-pairs N    the hand-off matrix: at most N pairs of PUs, spread evenly, the
                    rest left empty (default 1000; hzfbench c2c --max-pairs)
   --c2c-rounds N   round trips per batch of each pair (default 20000)
+  --zero-size BYTES  the zeroout stage's request, a multiple of 2M (default 64M,
+                   as hzfbench zeroout: each task writes one at least a repetition)
   --plan           run nothing: print each stage's estimated wall time (the sweep's
                    configurations with theirs: hzfbench sweep --plan) and the total;
                    under HWLOC_SYNTHETIC, for that machine
@@ -71,10 +73,10 @@ TXT
 
 out='' reps=auto max_reps=8 target_ci=2 tag='' min_ms=100 size=16G fault_ns=0 tasks=pow2 install=1 kernel=1 set_thp='' perf=()
 ci=0 history=results/history.csv baseline='' threshold=50 fresh_c2c=0 ungated=() kernels=0
-plan=0 with_plan=0 c2c_pairs=1000 c2c_rounds=20000
+plan=0 with_plan=0 c2c_pairs=1000 c2c_rounds=20000 zero_size=64M
 while [ $# -gt 0 ]; do
 	case $1 in
-	--out|--reps|--max-reps|--target-ci|--tag|--min-ms|--size|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold|--ungated|--c2c-pairs|--c2c-rounds)
+	--out|--reps|--max-reps|--target-ci|--tag|--min-ms|--size|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold|--ungated|--c2c-pairs|--c2c-rounds|--zero-size)
 		[ $# -ge 2 ] || { echo "run.sh: $1: needs a value" >&2; exit 2; }
 		case $1 in
 		--out) out=$2 ;;
@@ -93,6 +95,7 @@ while [ $# -gt 0 ]; do
 		--ungated) ungated+=(--ungated "$2") ;;
 		--c2c-pairs) c2c_pairs=$2 ;;
 		--c2c-rounds) c2c_rounds=$2 ;;
+		--zero-size) zero_size=$2 ;;
 		esac
 		shift 2 ;;
 	--no-install) install=0; shift ;;
@@ -186,6 +189,9 @@ if [ "$ci" -eq 1 ]; then
 	echo "ci: compare=$rc (0: no regression, 1: regressed, 2: could not compare)"
 	exit $rc
 fi
+# a bad --zero-size said now, not after the sweep (zeroout's own check, a probe of µs)
+$bin zeroout --zero-size "$zero_size" --strategies persistent --segments folio --tasks 1 \
+	--reps 1 --min-ms 1 --plan >/dev/null || exit 2
 read -r packages nodes < <($bin topo --summary |
 	sed -E 's/packages=([0-9]+) numa_nodes=([0-9]+).*/\1 \2/')
 placements=compact
@@ -229,7 +235,7 @@ c2c_args=(c2c --max-pairs "$c2c_pairs" --rounds "$c2c_rounds")
 # shellcheck disable=SC2054 # the commas are hzfbench's list syntax
 lc_args=(sweep --workload lifecycle --strategies global,mmflag,persistent,percpu --tasks "$tasks"
 	--reps 3 --min-ms "$min_ms" --events none --quiet)
-zo_args=(zeroout --sink file --tasks "$tasks" --reps 3 --min-ms "$min_ms")
+zo_args=(zeroout --sink file --zero-size "$zero_size" --tasks "$tasks" --reps 3 --min-ms "$min_ms")
 # each stage's own --plan, then the sum: nothing runs, nothing is written;
 # plan_lo and plan_hi are the bounds in seconds (equal without --reps auto)
 make_plan() {

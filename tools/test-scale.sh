@@ -86,7 +86,7 @@ for r in $(seq 1 "$runs"); do
 	t0=$(date +%s)
 	if "$bin" vm --accel tcg --smp $smp --sockets $sockets --threads $threads --nodes $nodes \
 		--mem $mem --timeout 5400 --out "$g" -- run.sh --no-install --with-plan --out results/run \
-		--tasks pow2 --reps 2 --min-ms 20 --size 1G --c2c-pairs 64 --c2c-rounds 1000 \
+		--tasks pow2 --reps 2 --min-ms 20 --size 1G --c2c-pairs 64 --c2c-rounds 1000 --zero-size 4M \
 		>"$tmp/guest.log" 2>&1; then
 		ok "run $r: hzfbench vm ... -- run.sh: exit 0 after $(($(date +%s) - t0)) s"
 		check_run "$g/run"
