@@ -67,8 +67,10 @@ void zf_plan_estimate(const struct zf_plan_probe *lo, const struct zf_plan_probe
 
 	if (fault_ns < 0)
 		fault_ns = at_tasks(lo->fault_ns, hi->fault_ns, lo->tasks, hi->tasks, n);
-	else if (lo->fault_ns > 0)
-		wall_ns = fault_ns * lo->wall_fault_ns / lo->fault_ns;
+	else if (by_wall && lo->fault_ns > 0)
+		wall_ns = fault_ns * lo->wall_fault_ns / lo->fault_ns;	/* the waves */
+	else
+		wall_ns = fault_ns;	/* each task its own PU: the slowest one's time */
 	if (wall_ns < fault_ns)
 		wall_ns = fault_ns;	/* a repetition lasts its slowest task at least */
 	pass_ns = faults_per_pass * (fault_ns > 0.001 ? fault_ns : 0.001);

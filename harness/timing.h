@@ -44,7 +44,10 @@ struct zf_plan_estimate {
  * kind (lo at fewer tasks than hi, or the same): each cost linear in the
  * tasks between them and beyond, never below the lower of the two; a fault
  * costs fault_ns instead where that is not negative (a machine the probes
- * did not run on), its wall in the same proportion as in lo. Then the
+ * did not run on), and a repetition's wall is its tasks' time there (each
+ * its own PU; where a probe here waited beyond its work, it waited for this
+ * machine's shared CPUs), or, where by_wall (a lifecycle's waves), in the
+ * same proportion as in lo. Then the
  * runner's own arithmetic: calibration from one pass (zf_next_passes) until
  * a repetition lasts min_ms (by its wall too where by_wall: a lifecycle),
  * `warmup` repetitions and one kept.

@@ -132,3 +132,21 @@ TEST(plan_a_lifecycle_calibrates_on_its_wall_waves_in)
 	EXPECT_TRUE(wall.rep_ms >= 100 && wall.rep_ms < 130);
 	EXPECT_TRUE(wall.passes < work.passes);
 }
+
+TEST(plan_elsewhere_a_repetition_lasts_its_tasks_waves_kept)
+{
+	struct zf_plan_estimate use, life;
+	/* here a pass's wall came out 2.5 times its work (the probe waited for a CPU) */
+	struct zf_plan_probe waited = one;
+
+	waited.wall_fault_ns = 25;
+	/* another machine, 20 ns a fault: each task on its own PU, the wall is the work */
+	zf_plan_estimate(&waited, &waited, 256, 20, 64, 100, 0, false, &use);
+	EXPECT_TRUE(use.passes * 64 * 20.0 >= 100e6);
+	EXPECT_TRUE(use.rep_ms >= 100 && use.rep_ms < 130);
+	/* a lifecycle's waves are its own: the wall keeps lo's proportion, 50 ns */
+	zf_plan_estimate(&waited, &waited, 256, 20, 64, 100, 0, true, &life);
+	EXPECT_TRUE(life.passes * 64 * 50.0 >= 100e6);
+	EXPECT_TRUE(life.rep_ms >= 100 && life.rep_ms < 130);
+	EXPECT_TRUE(life.passes < use.passes);
+}
