@@ -357,11 +357,11 @@ static void teardown(struct zf_runner *r)
 
 unsigned long zf_next_passes(unsigned long passes, uint64_t took_ns, unsigned long min_ms)
 {
-	double want = min_ms * 1e6 * 1.1 / (took_ns ? took_ns : 1) * passes;
+	double want = ceil(min_ms * 1e6 * 1.1 / (took_ns ? took_ns : 1) * passes);
 
 	if (want > passes * 1000.0)
 		want = passes * 1000.0;
-	return want > passes * 2.0 ? (unsigned long)want : passes * 2;
+	return want > passes ? (unsigned long)want : passes + 1;
 }
 
 int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_result *res)
@@ -408,7 +408,7 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 	t1 = zf_now_ns();
 	tm->start_ns = t1 - t0;
 	/*
-	 * calibration: double (at least) until a repetition lasts min_ms: its
+	 * calibration: grow the passes until a repetition lasts min_ms: its
 	 * slowest task's timed work, and in a lifecycle its wall, waves in (a
 	 * wave lasts its slowest life; the first repetition, of one life, has none)
 	 */

@@ -150,3 +150,18 @@ TEST(plan_elsewhere_a_repetition_lasts_its_tasks_waves_kept)
 	EXPECT_TRUE(life.rep_ms >= 100 && life.rep_ms < 130);
 	EXPECT_TRUE(life.passes < use.passes);
 }
+
+TEST(plan_calibration_lands_near_min_ms_not_at_twice)
+{
+	struct zf_plan_estimate e;
+	struct zf_plan_probe kernel = one;
+
+	/* 8192 faults of 2 us: 16.4 ms a pass; 6 passes are 98 ms, 7 are 115 ms */
+	kernel.fault_ns = kernel.wall_fault_ns = 2000;
+	EXPECT_EQ(zf_next_passes(1, 16384000, 100), 7);
+	EXPECT_EQ(zf_next_passes(6, 98304000, 100), 7);
+	zf_plan_estimate(&kernel, &kernel, 1, -1, 8192, 100, 1, false, &e);
+	EXPECT_TRUE(e.rep_ms >= 100 && e.rep_ms < 130);
+	/* a guess that comes out short grows by one at least */
+	EXPECT_EQ(zf_next_passes(7, 99999999, 100), 8);
+}
