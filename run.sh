@@ -20,7 +20,7 @@ usage: ./run.sh [options] [-- sweep options...]
   --reps N|auto    measured repetitions per configuration (default auto: until the
                    median's 95% confidence interval is within --target-ci, 6 at
                    least, --max-reps at most)
-  --max-reps N     with --reps auto: at most this many (default 8)
+  --max-reps N     with --reps auto: at most this many (default 7)
   --target-ci PCT  with --reps auto: the interval's half-width in % (default 2)
   --tag TEXT       a label kept in meta.json and summary.csv's tag column
   --min-ms MS      each repetition lasts at least this long (default 100)
@@ -71,7 +71,7 @@ Anything after -- goes to `hzfbench sweep` as it is (see `build/hzfbench sweep -
 TXT
 }
 
-out='' reps=auto max_reps=8 target_ci=2 tag='' min_ms=100 size=16G fault_ns=0 tasks=pow2 install=1 kernel=1 set_thp='' perf=()
+out='' reps=auto max_reps=7 target_ci=2 tag='' min_ms=100 size=16G fault_ns=0 tasks=pow2 install=1 kernel=1 set_thp='' perf=()
 ci=0 history=results/history.csv baseline='' threshold=50 fresh_c2c=0 ungated=() kernels=0
 plan=0 with_plan=0 c2c_pairs=1000 c2c_rounds=20000 zero_size=64M
 while [ $# -gt 0 ]; do
