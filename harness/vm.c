@@ -35,6 +35,9 @@ static const char vm_usage[] =
 "                      spin: no use for hand-offs) (default multi)\n"
 "  --timeout SEC       stop the guest when it has not powered off after SEC\n"
 "                      seconds (default 900)\n"
+"  --boot-timeout SEC  a guest whose kernel has not started /init after SEC\n"
+"                      seconds is stopped and booted once more; 0: wait\n"
+"                      (default 300)\n"
 "  --append TEXT       more kernel command line\n"
 "  --out DIR           where the guest's files, console.log and vm.json go,\n"
 "                      new or empty (default results/<UTC time>-<host>)\n"
@@ -42,7 +45,7 @@ static const char vm_usage[] =
 "  Times measured under tcg are emulated: compare them only with each other.\n";
 
 enum { OPT_KERNEL = 256, OPT_SMP, OPT_SOCKETS, OPT_THREADS, OPT_NODES, OPT_MEM, OPT_ACCEL,
-       OPT_TCG, OPT_TIMEOUT, OPT_APPEND, OPT_OUT };
+       OPT_TCG, OPT_TIMEOUT, OPT_BOOT_TIMEOUT, OPT_APPEND, OPT_OUT };
 
 static const struct option vm_options[] = {
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
@@ -54,6 +57,7 @@ static const struct option vm_options[] = {
 	{ "accel", required_argument, NULL, OPT_ACCEL },
 	{ "tcg", required_argument, NULL, OPT_TCG },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "boot-timeout", required_argument, NULL, OPT_BOOT_TIMEOUT },
 	{ "append", required_argument, NULL, OPT_APPEND },
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "help", no_argument, NULL, 'h' },
@@ -118,7 +122,7 @@ int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o)
 
 	*o = (struct zf_vm_opts){ .kernel = "debian", .smp = 4, .sockets = 2, .threads = 1,
 				  .nodes = 2, .mem_bytes = 2ULL << 30, .mem_arg = "2G",
-				  .timeout_s = 900 };
+				  .timeout_s = 900, .boot_timeout_s = 300 };
 	optind = 1;
 	opterr = 0;
 	while (!err && (c = getopt_long(argc, argv, "+h", vm_options, NULL)) != -1) {
@@ -167,6 +171,10 @@ int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o)
 			break;
 		case OPT_TIMEOUT:
 			err = zf_parse_num_opt("--timeout", optarg, 1, 86400, &o->timeout_s);
+			break;
+		case OPT_BOOT_TIMEOUT:
+			err = zf_parse_num_opt("--boot-timeout", optarg, 0, 86400,
+					       &o->boot_timeout_s);
 			break;
 		case OPT_APPEND:
 			if (strpbrk(optarg, "\"\n"))

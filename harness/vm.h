@@ -31,6 +31,7 @@ struct zf_vm_opts {
 	enum zf_vm_accel accel;
 	enum zf_vm_tcg tcg;		/* under TCG */
 	unsigned long timeout_s;	/* the whole guest, boot to power-off */
+	unsigned long boot_timeout_s;	/* to /init, each boot; 0: no limit */
 	const char *out;		/* NULL: results/<UTC time>-<host> */
 	const char *append;		/* more kernel command line; NULL none */
 	char **cmd;			/* the subcommand and its arguments */

@@ -4,7 +4,7 @@
 # apt-get download): the topology one of 2 sockets x 2 cores x 2 threads in
 # 2 NUMA nodes sees, in one of 2 sockets x 2 CPUs in 2 nodes a scatter run whose tasks and counter page are verified on
 # their nodes, detect --behaviour (and in each kernel make kernels built,
-# where built), a command's exit status, --timeout and SIGTERM.
+# where built), a command's exit status, --timeout, --boot-timeout and SIGTERM.
 # --no-guests: the refusals alone (make test; make test-vm runs it all).
 # Ends with "vm: N passed, N failed, N skipped".
 # shellcheck source=tests/lib.sh
@@ -38,6 +38,7 @@ refused 2 "--smp: 289: over 288, the most CPUs qemu's q35 machine takes" --smp 2
 refused 2 "--nodes: 9: over 8, the most NUMA nodes hzfbench vm makes" --smp 18 --nodes 9 -- topo
 refused 2 "--accel: xen: not auto, tcg or kvm" --accel xen -- topo
 refused 2 "--tcg: x: not multi or single" --tcg x -- topo
+refused 2 "--boot-timeout: 5s: not a number" --boot-timeout 5s -- topo
 refused 2 "a guest does not boot guests of its own" -- vm -- topo
 if command -v qemu-system-x86_64 >/dev/null 2>&1; then
 	refused 2 "--kernel /nonexistent/bzImage: not debian, global, mmflag, persistent or a kernel file" \
@@ -168,6 +169,27 @@ if [ "$rc" = 124 ] && [ "$(wc -l <"$tmp/late.err")" = 1 ] &&
 	ok "vm --timeout 1: exit 124, one line, vm.json incomplete, qemu gone, no scratch left"
 else
 	fail "vm --timeout 1" "exit $rc" "$(cat "$tmp/late.err")" "$(cat "$tmp/late/vm.json" 2>/dev/null)"
+fi
+
+# --- a kernel that has not started /init in --boot-timeout: stopped, booted once more ---
+# (a 64-CPU tcg guest once sat 90 minutes silent; no guest here reaches /init in 1 s)
+if TMPDIR=$tmp/scratch $bin vm --accel tcg --boot-timeout 1 --timeout 300 --out "$tmp/noboot" -- topo \
+	>"$tmp/noboot.out" 2>"$tmp/noboot.err"; then
+	rc=0
+else
+	rc=$?
+fi
+if [ "$rc" = 1 ] && [ "$(wc -l <"$tmp/noboot.err")" = 2 ] &&
+	grep -q "^hzfbench: vm: tcg: no sign of /init after --boot-timeout 1 s (its console: $tmp/noboot/console.log): stopped, booting once more$" "$tmp/noboot.err" &&
+	grep -q "^hzfbench: vm: the kernel did not start /init within --boot-timeout 1 s, 2 boots: stopped" "$tmp/noboot.err" &&
+	grep -q '^hzfbench vm: tcg, 4 CPUs' "$tmp/noboot/console.log" &&
+	grep -q '^hzfbench vm: boot 2, tcg, 4 CPUs' "$tmp/noboot/console.log" &&
+	[ "$($json "$tmp/noboot/vm.json" ending)" = "no boot" ] && [ "$($json "$tmp/noboot/vm.json" boots)" = 2 ] &&
+	[ "$($json "$tmp/noboot/vm.json" complete)" = false ] && ! pgrep -f "$tmp/scratch" >/dev/null &&
+	[ -z "$(ls -A "$tmp/scratch")" ]; then
+	ok "vm --boot-timeout 1: stopped, booted once more, then exit 1, two boots in console.log and vm.json"
+else
+	fail "vm --boot-timeout 1" "exit $rc" "$(cat "$tmp/noboot.err")" "$(cat "$tmp/noboot/vm.json" 2>/dev/null)"
 fi
 
 # --- SIGTERM while the guest runs: the same, and death by the signal ---
