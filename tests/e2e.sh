@@ -122,11 +122,11 @@ else
 	fail "run.sh --plan: each stage's estimate and the sum, nothing run" "$(cat "$tmp/log")"
 fi
 if ./run.sh --plan --no-install --no-kernel --tasks 1 >"$tmp/log" 2>&1 &&
-	grep -q 'x 8 rounds at most (--reps auto: 6 to 8, until the median is within 2%)' "$tmp/log" &&
+	grep -q 'x 7 rounds at most (--reps auto: 6 to 7, until the median is within 2%)' "$tmp/log" &&
 	grep -q 'kept repetition of at least 100 ms' "$tmp/log"; then
-	ok "run.sh's defaults: --reps auto, 6 to 8, 100 ms"
+	ok "run.sh's defaults: --reps auto, 6 to 7, 100 ms"
 else
-	fail "run.sh's defaults: --reps auto, 6 to 8, 100 ms" "$(head -3 "$tmp/log")"
+	fail "run.sh's defaults: --reps auto, 6 to 7, 100 ms" "$(head -3 "$tmp/log")"
 fi
 if ! ./run.sh --plan --no-install --no-kernel --tasks 1 --size 3X >"$tmp/log" 2>&1 &&
 	grep -qx 'hzfbench: --size: 3X: not a size (a number with an optional K, M, G or T)' "$tmp/log"; then
