@@ -61,9 +61,9 @@ int zf_proc_sched_value(const char *text, const char *name, uint64_t *value)
 	return -ENOENT;
 }
 
-int zf_smaps_rollup(const char *text, uint64_t *rss_kb, uint64_t *anon_huge_kb)
+int zf_smaps_rollup(const char *text, uint64_t *anon_kb, uint64_t *anon_huge_kb)
 {
-	int err = line_value(text, "Rss", ":", rss_kb);
+	int err = line_value(text, "Anonymous", ":", anon_kb);
 
 	return err ? err : line_value(text, "AnonHugePages", ":", anon_huge_kb);
 }
@@ -122,7 +122,7 @@ int zf_huge_zero_decide(uint64_t anon_huge_before_kb, uint64_t anon_huge_after_k
 
 int zf_huge_zero_probe(char *why, size_t len)
 {
-	uint64_t rss_kb, before_kb, after_kb;
+	uint64_t anon_kb, before_kb, after_kb;
 	char text[4096], cmdline[4096] = "";
 	struct zf_pass p = { 0 };
 	int err;
@@ -134,13 +134,13 @@ int zf_huge_zero_probe(char *why, size_t len)
 	}
 	err = zf_read_file("/proc/self/smaps_rollup", text, sizeof(text));
 	if (!err)
-		err = zf_smaps_rollup(text, &rss_kb, &before_kb);
+		err = zf_smaps_rollup(text, &anon_kb, &before_kb);
 	if (!err) {
 		(void)p.region[0];
 		err = zf_read_file("/proc/self/smaps_rollup", text, sizeof(text));
 	}
 	if (!err)
-		err = zf_smaps_rollup(text, &rss_kb, &after_kb);
+		err = zf_smaps_rollup(text, &anon_kb, &after_kb);
 	zf_region_unmap(&p);
 	if (err) {
 		snprintf(why, len, "/proc/self/smaps_rollup: %s", strerror(-err));

@@ -15,8 +15,12 @@
 int zf_vmstat_value(const char *text, const char *name, uint64_t *value);
 /* a number from /proc/PID/sched text ("se.nr_migrations   :   3"); -ENOENT when absent */
 int zf_proc_sched_value(const char *text, const char *name, uint64_t *value);
-/* Rss and AnonHugePages (kB) from /proc/PID/smaps_rollup text */
-int zf_smaps_rollup(const char *text, uint64_t *rss_kb, uint64_t *anon_huge_kb);
+/*
+ * Anonymous and AnonHugePages (kB) from /proc/PID/smaps_rollup text: the
+ * anonymous memory a read fault could have been given, not Rss, which also
+ * counts the program's file pages as they are paged in
+ */
+int zf_smaps_rollup(const char *text, uint64_t *anon_kb, uint64_t *anon_huge_kb);
 
 /* system-wide THP counters, read before and after a repetition */
 struct zf_vmstat {
@@ -30,8 +34,8 @@ struct zf_kernel_obs {
 	uint64_t faults;		/* reads done, all tasks */
 	uint64_t minflt;		/* page faults taken in the fault phases, all tasks */
 	uint64_t thp_fault_fallback;	/* delta: huge faults that fell back to 4 KiB */
-	uint64_t rss_growth_kb;		/* most any task's RSS grew while its region was mapped */
-	uint64_t anon_huge_kb;		/* most AnonHugePages seen while mapped */
+	uint64_t rss_growth_kb;		/* most any task's Anonymous grew while its region was mapped */
+	uint64_t anon_huge_kb;		/* most AnonHugePages grew while mapped */
 };
 
 /*

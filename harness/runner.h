@@ -58,8 +58,8 @@ struct zf_task_sample {
 	uint64_t faults;
 	/* kernel faults only: what the kernel says this task did */
 	uint64_t minflt;		/* page faults in the fault phases */
-	uint64_t rss_growth_kb;		/* RSS growth while the region was mapped */
-	uint64_t anon_huge_kb;		/* AnonHugePages while the region was mapped */
+	uint64_t rss_growth_kb;		/* Anonymous growth while the region was mapped */
+	uint64_t anon_huge_kb;		/* AnonHugePages growth while the region was mapped */
 	/* ns inside the timed halves of the fault loop (usemem.h), and how many of each */
 	double get_ns, empty_ns;
 	uint64_t timed_gets, timed_empties;

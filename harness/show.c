@@ -267,14 +267,14 @@ static void kernel_checks(const char *dir, FILE *out)
 			fprintf(out, "\nkernel faults whose verification failed (samples.csv kernel_check):\n");
 		title = true;
 		fprintf(out, "  %-11s %-8s %-10s %3s tasks: %lu of %lu repetitions ok; %lu fallbacks, "
-			"RSS +%lu kB, AnonHugePages %lu kB, %.2f-%.2f page faults a read\n",
+			"anonymous +%lu kB, AnonHugePages +%lu kB, %.2f-%.2f page faults a read\n",
 			first[key[0]], first[key[1]], first[key[3]], first[key[2]], ok, reps, fallbacks,
 			rss_max, anon_max, flt_min, flt_max);
 	}
 	if (configs)
 		fprintf(out, "%skernel faults verified: %lu of %lu repetitions ok in %lu configurations "
-			"(ok: no fallback, RSS flat, one page fault a read)\n", title ? "" : "\n",
-			all_ok, all_reps, configs);
+			"(ok: no fallback, anonymous memory flat, one page fault a read)\n",
+			title ? "" : "\n", all_ok, all_reps, configs);
 out:
 	zf_csv_free(&csv);
 }

@@ -120,6 +120,22 @@ else
 	fail "vm run --placement scatter" "exit $rc" "$(cat "$tmp/numa.out" "$tmp/numa.err")" "$(tail -5 "$tmp/numa/console.log" 2>/dev/null)"
 fi
 
+# --- real faults of thread tasks in Debian's kernel (THP always): every repetition verified ---
+# (Rss counted the program's files the other threads paged in, and the level
+# of AnonHugePages an arena's huge page from before: 4 of 12 flagged so)
+guest kfault -- sweep --faults kernel --strategies native,mmflag --task-kinds thread --tasks 1,4 \
+	--reps 3 --min-ms 20 --events none --size 64M --out r
+r=$tmp/kfault/r
+checks=$(cols "$r/samples.csv" kernel_check 2>/dev/null | sort | uniq -c | tr -s ' \n' ' ')
+if [ "$rc" = 0 ] && meta_complete "$r" && [ "$(cols "$r/samples.csv" kernel_check | sort -u)" = ok ] &&
+	[ "$(cols "$r/samples.csv" kernel_check | wc -l)" = 12 ]; then
+	ok "vm sweep --faults kernel, threads 1 and 4: kernel_check ok in all 12 repetitions"
+else
+	fail "vm sweep --faults kernel: every kernel_check ok" "exit $rc" "kernel_check:$checks" \
+		"$(cols "$r/samples.csv" tasks rss_growth_kb anon_huge_kb kernel_check 2>/dev/null | tr '\n' ';')" \
+		"$(tail -3 "$tmp/kfault.err")"
+fi
+
 # --- detect in the stock guest: Debian's kernel counts by mm (mmflag) ---
 # (THP in madvise mode, as on the host: under Debian's default, always, an
 # ASan build's own shadow reads map the huge zero folio in detect's mm,

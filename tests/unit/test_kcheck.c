@@ -16,8 +16,10 @@ static const char vmstat[] =
 
 static const char smaps_rollup[] =
 	"55d0c0a00000-7ffd2c3fe000 ---p 00000000 00:00 0                          [rollup]\n"
-	"Rss:                1512 kB\n"
+	"Rss:                9012 kB\n"
 	"Pss:                 381 kB\n"
+	"Pss_Anon:            412 kB\n"
+	"Anonymous:          1512 kB\n"
 	"AnonHugePages:      2048 kB\n";
 
 TEST(vmstat_counters_are_read_by_exact_name)
@@ -32,14 +34,14 @@ TEST(vmstat_counters_are_read_by_exact_name)
 	EXPECT_EQ(zf_vmstat_value("", "thp_fault_fallback", &v), -ENOENT);
 }
 
-TEST(smaps_rollup_rss_and_anon_huge)
+TEST(smaps_rollup_anonymous_not_rss_and_anon_huge)
 {
-	uint64_t rss, anon;
+	uint64_t anon, huge;
 
-	EXPECT_EQ(zf_smaps_rollup(smaps_rollup, &rss, &anon), 0);
-	EXPECT_EQ(rss, 1512);
-	EXPECT_EQ(anon, 2048);
-	EXPECT_TRUE(zf_smaps_rollup("Pss: 3 kB\n", &rss, &anon) != 0);
+	EXPECT_EQ(zf_smaps_rollup(smaps_rollup, &anon, &huge), 0);
+	EXPECT_EQ(anon, 1512);		/* Anonymous: not Rss (file pages), not Pss_Anon */
+	EXPECT_EQ(huge, 2048);
+	EXPECT_TRUE(zf_smaps_rollup("Rss: 3 kB\nAnonHugePages: 0 kB\n", &anon, &huge) != 0);
 }
 
 TEST(verdict_ok_when_every_read_mapped_the_zero_folio)
