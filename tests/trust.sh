@@ -121,16 +121,24 @@ else
 fi
 
 # --- --reps auto on a quiet configuration ---
-if $bin run --strategy persistent --reps auto --max-reps 30 --target-ci 5 --min-ms 100 \
-	--events none --quiet --out "$tmp/auto" >"$tmp/log" 2>&1 &&
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
-		NR == 2 { exit !($c["reps"] >= 6 && $c["reps"] < 30 && $c["ci95_pct"] <= 5 &&
-				 $c["ci95_lo"] <= $c["ns_per_fault_median"] &&
-				 $c["ns_per_fault_median"] <= $c["ci95_hi"]) }' "$tmp/auto/summary.csv" &&
-	grep -q '"reps": "auto", "max_reps": 30, "target_ci_pct": 5' "$tmp/auto/meta.json"; then
-	ok "--reps auto stopped at $(awk -F, 'NR == 2 {print $8}' "$tmp/auto/summary.csv") of 30 with the median's interval within ±5%"
+# Stopped early, the median's interval within the target; run to --max-reps
+# with the interval still wide, the host was too noisy to tell: once more,
+# then a skip that says so. Run to --max-reps with it met fails.
+auto_try() {
+	rm -rf "$tmp/auto"
+	$bin run --strategy persistent --reps auto --max-reps 30 --target-ci 5 --min-ms 100 \
+		--events none --quiet --out "$tmp/auto" >"$tmp/log" 2>&1 &&
+		grep -q '"reps": "auto", "max_reps": 30, "target_ci_pct": 5' "$tmp/auto/meta.json" &&
+		auto=$(cols "$tmp/auto/summary.csv" reps ci95_pct ci95_lo ns_per_fault_median ci95_hi)
+}
+auto_noisy() { awk '{ exit !($1 == 30 && $2 > 5) }' <<<"$auto"; }
+auto=''
+if auto_try && { ! auto_noisy || auto_try; } && auto_noisy; then
+	skip "--reps auto stops before --max-reps" "this host too noisy: 30 of 30 and still ±$(cut -d' ' -f2 <<<"$auto")% twice"
+elif [ -n "$auto" ] && awk '{ exit !($1 >= 6 && $1 < 30 && $2 <= 5 && $3 <= $4 && $4 <= $5) }' <<<"$auto"; then
+	ok "--reps auto stopped at $(cut -d' ' -f1 <<<"$auto") of 30 with the median's interval within ±5%"
 else
-	fail "--reps auto stops before --max-reps" "$(cat "$tmp/log")" "$(cat "$tmp/auto/summary.csv")"
+	fail "--reps auto stops before --max-reps" "reps ci95_pct lo median hi: $auto" "$(cat "$tmp/log")"
 fi
 
 # --- --sched and --tag ---
