@@ -156,11 +156,13 @@ static int boot_once(struct vm_state *s, int log_fd, unsigned long up_within_s, 
 		err = zf_vm_qemu_argv(&s->o, s->accel, s->kernel, initrd, data, &a);
 	if (!err) {
 		/* a boot after the first starts a line of its own, with its number */
-		dprintf(log_fd, "%shzfbench vm: %s%.0u%s%s, %lu CPUs, %lu sockets, %lu threads a "
-			"core, %lu nodes, %llu MiB\n", s->boots ? "\n" : "", s->boots ? "boot " : "",
-			s->boots ? s->boots + 1 : 0, s->boots ? ", " : "",
-			zf_vm_accel_name(s->accel), s->o.smp, s->o.sockets,
-			s->o.threads, s->o.nodes, s->o.mem_bytes >> 20);
+		if (s->boots)
+			dprintf(log_fd, "\nhzfbench vm: boot %u, ", s->boots + 1);
+		else
+			dprintf(log_fd, "hzfbench vm: ");
+		dprintf(log_fd, "%s, %lu CPUs, %lu sockets, %lu threads a core, %lu nodes, %llu MiB\n",
+			zf_vm_accel_name(s->accel), s->o.smp, s->o.sockets, s->o.threads, s->o.nodes,
+			s->o.mem_bytes >> 20);
 		s->boots++;
 		err = zf_vm_run_qemu(a.argv, log_fd, s->o.timeout_s - (unsigned long)s->before_s,
 				     up_within_s, &s->boot, why, whylen);
@@ -181,6 +183,7 @@ static int boot(struct vm_state *s, int log_fd, char *why, size_t whylen)
 {
 	bool try_kvm = s->o.accel == ZF_VM_KVM || (s->o.accel == ZF_VM_AUTO && kvm_usable());
 	unsigned long within = s->o.boot_timeout_s;
+	unsigned long kvm_within = within && within < KVM_UP_WITHIN_S ? within : KVM_UP_WITHIN_S;
 	int err, again;
 
 	if (s->o.accel == ZF_VM_KVM && !kvm_usable()) {
@@ -189,15 +192,13 @@ static int boot(struct vm_state *s, int log_fd, char *why, size_t whylen)
 	}
 	if (try_kvm && s->o.accel == ZF_VM_AUTO) {
 		s->accel = ZF_VM_KVM;
-		err = boot_once(s, log_fd, within && within < KVM_UP_WITHIN_S ? within :
-				KVM_UP_WITHIN_S, why, whylen);
+		err = boot_once(s, log_fd, kvm_within, why, whylen);
 		if (err || s->boot.console.up ||
 		    (s->boot.end != ZF_VM_NOT_UP && s->boot.end != ZF_VM_DIED))
 			return err;
 		if (s->boot.end == ZF_VM_NOT_UP)
 			fprintf(stderr, "hzfbench: vm: kvm: no sign of /init after %lu s (nested "
-				"virtualisation?): trying tcg\n", within && within < KVM_UP_WITHIN_S ?
-				within : (unsigned long)KVM_UP_WITHIN_S);
+				"virtualisation?): trying tcg\n", kvm_within);
 		else
 			fprintf(stderr, "hzfbench: vm: kvm: qemu stopped before /init (its "
 				"console: %s/console.log): trying tcg\n", s->dir);
@@ -257,8 +258,7 @@ static int finish(struct vm_state *s, int log_fd)
 	fprintf(stderr, "hzfbench: vm: %s under %s, %lu CPUs in %lu nodes: exit %d after %.1f s "
 		"(up in %.1f s); files in %s\n", s->boot.console.release, zf_vm_accel_name(s->accel),
 		s->o.smp, s->o.nodes, s->boot.console.exit_status, s->before_s + s->boot.wall_s,
-		s->boot.up_s,
-		s->dir);
+		s->boot.up_s, s->dir);
 	return s->boot.console.exit_status;
 }
 
