@@ -95,7 +95,7 @@ static int task_fail(struct zf_task_slot *slot, const char *why)
  * mm, the others' first runs of code page in megabytes of the program's
  * files); false when they cannot be read
  */
-static bool read_rss(uint64_t *anon_kb, uint64_t *anon_huge_kb)
+static bool read_anon(uint64_t *anon_kb, uint64_t *anon_huge_kb)
 {
 	char text[4096];
 
@@ -193,10 +193,10 @@ static void zap_pass(struct zf_runner *r, struct zf_pass *pass)
  * (untimed), then zap and munmap (timed).
  */
 static int kernel_pass(struct zf_runner *r, struct zf_pass *pass, struct zf_task_sample *sample,
-		       struct task_perf *tp, bool look, uint64_t rss_base_kb, uint64_t anon_base_kb)
+		       struct task_perf *tp, bool look, uint64_t anon_base_kb, uint64_t huge_base_kb)
 {
 	const struct zf_strategy *s = r->cfg->strategy;
-	uint64_t t0, t1, t2, flt, rss_kb, anon_kb, k0, k1;
+	uint64_t t0, t1, t2, flt, anon_kb, huge_kb, k0, k1;
 	int err = zf_region_map(pass, r->cfg->faults_per_pass * r->cfg->step);
 	double ns_per_tick;
 
@@ -223,15 +223,15 @@ static int kernel_pass(struct zf_runner *r, struct zf_pass *pass, struct zf_task
 	sample->empty_ns += pass->empty_ticks * ns_per_tick;
 	sample->timed_gets += pass->timed_gets;
 	sample->timed_empties += pass->timed_empties;
-	if (look && read_rss(&rss_kb, &anon_kb)) {
-		if (rss_kb > rss_base_kb && rss_kb - rss_base_kb > sample->rss_growth_kb)
-			sample->rss_growth_kb = rss_kb - rss_base_kb;
+	if (look && read_anon(&anon_kb, &huge_kb)) {
+		if (anon_kb > anon_base_kb && anon_kb - anon_base_kb > sample->rss_growth_kb)
+			sample->rss_growth_kb = anon_kb - anon_base_kb;
 		/*
-		 * growth, as RSS's: a thread's stack or an arena that THP
+		 * growth, as Anonymous's: a thread's stack or an arena that THP
 		 * (enabled=always) backed with a huge page before is no fault's
 		 */
-		if (anon_kb > anon_base_kb && anon_kb - anon_base_kb > sample->anon_huge_kb)
-			sample->anon_huge_kb = anon_kb - anon_base_kb;
+		if (huge_kb > huge_base_kb && huge_kb - huge_base_kb > sample->anon_huge_kb)
+			sample->anon_huge_kb = huge_kb - huge_base_kb;
 	}
 	perf_mark(tp, sample, -1);	/* nor counted */
 	t1 = zf_now_ns();		/* the look is not timed */
@@ -327,13 +327,13 @@ static int task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
 {
 	bool kernel = r->cfg->fault == ZF_FAULT_KERNEL;
 	struct zf_task_sample sample = { 0 };
-	uint64_t rss_base_kb = 0, anon_base_kb = 0;
+	uint64_t anon_base_kb = 0, huge_base_kb = 0;
 	unsigned long i, passes = r->ctl->passes;
 	struct sched_mark m0, m1;
 	int err = 0;
 
 	if (kernel)
-		read_rss(&rss_base_kb, &anon_base_kb);
+		read_anon(&anon_base_kb, &huge_base_kb);
 	zf_perf_start(&tp->pt);
 	if (tp->sampling)
 		zf_sampler_enable(&tp->smp, true);
@@ -346,8 +346,8 @@ static int task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
 		if (r->cfg->workload == ZF_WORKLOAD_LIFECYCLE && i)
 			wave_barrier(r->ctl, r->cfg->plan->ntasks);
 		if (kernel)
-			err = kernel_pass(r, pass, &sample, tp, i + 1 == passes, rss_base_kb,
-					  anon_base_kb);
+			err = kernel_pass(r, pass, &sample, tp, i + 1 == passes, anon_base_kb,
+					  huge_base_kb);
 		else
 			emulated_pass(r, pass, &sample, tp);
 		if (tp->sampling)	/* drained as it goes: the ring holds some thousands */
