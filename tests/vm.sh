@@ -123,19 +123,20 @@ else
 	fail "vm run --placement scatter" "exit $rc" "$(cat "$tmp/numa.out" "$tmp/numa.err")" "$(tail -5 "$tmp/numa/console.log" 2>/dev/null)"
 fi
 
-# --- real faults of thread tasks in Debian's kernel (THP always): every repetition verified ---
-# (Rss counted the program's files the other threads paged in, and the level
-# of AnonHugePages an arena's huge page from before: 4 of 12 flagged so)
+# --- real faults of thread tasks in Debian's kernel (THP always): no false rss ---
+# (Rss counted the program's files the other threads paged in: 7-10 MiB at 4
+# threads, no huge page among them. What may still flag a repetition is a
+# huge page appearing in the shared mm while it runs, whoever's: CI saw one
+# in 12. Every rss here must come with AnonHugePages grown by one.)
 guest kfault -- sweep --faults kernel --strategies native,mmflag --task-kinds thread --tasks 1,4 \
 	--reps 3 --min-ms 20 --events none --size 64M --out r
 r=$tmp/kfault/r
-checks=$(cols "$r/samples.csv" kernel_check 2>/dev/null | sort | uniq -c | tr -s ' \n' ' ')
-if [ "$rc" = 0 ] && meta_complete "$r" && [ "$(cols "$r/samples.csv" kernel_check | sort -u)" = ok ] &&
-	[ "$(cols "$r/samples.csv" kernel_check | wc -l)" = 12 ]; then
-	ok "vm sweep --faults kernel, threads 1 and 4: kernel_check ok in all 12 repetitions"
+rows=$(cols "$r/samples.csv" tasks rss_growth_kb anon_huge_kb kernel_check 2>/dev/null)
+if [ "$rc" = 0 ] && meta_complete "$r" && [ "$(wc -l <<<"$rows")" = 12 ] &&
+	awk '$4 != "ok" && !($4 == "rss" && $3 >= 2048) { bad++ } END { exit bad > 0 }' <<<"$rows"; then
+	ok "vm sweep --faults kernel, threads 1 and 4: 12 repetitions, none flagged rss without a huge page grown ($(awk '$4 == "ok"' <<<"$rows" | wc -l) ok)"
 else
-	fail "vm sweep --faults kernel: every kernel_check ok" "exit $rc" "kernel_check:$checks" \
-		"$(cols "$r/samples.csv" tasks rss_growth_kb anon_huge_kb kernel_check 2>/dev/null | tr '\n' ';')" \
+	fail "vm sweep --faults kernel: no rss flag without a huge page" "exit $rc" "$(tr '\n' ';' <<<"$rows")" \
 		"$(tail -3 "$tmp/kfault.err")"
 fi
 
