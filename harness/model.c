@@ -107,7 +107,7 @@ static int find_pu(const char *const *labels, size_t n, int pu)
 /* a c2c.csv read and its shape checked: a pu column, then one per PU, one row each */
 static int c2c_open(const char *path, struct zf_csv *c, char *why, size_t len)
 {
-	size_t line = 0;
+	size_t line = 0, r, k;
 	int err = zf_csv_read(path, c, &line);
 
 	if (err) {
@@ -122,6 +122,25 @@ static int c2c_open(const char *path, struct zf_csv *c, char *why, size_t len)
 			 path);
 		zf_csv_free(c);
 		return -EINVAL;
+	}
+	for (r = 0; r < c->nrows; r++) {
+		const char *bad = NULL, *what = "";
+		double ns;
+
+		if (strcmp(c->rows[r][0], c->header[r + 1]))
+			bad = c->rows[r][0], what = "a row's PU is not its column's";
+		for (k = 1; !bad && k < c->ncols; k++) {
+			const char *cell = c->rows[r][k];
+
+			if (k == r + 1 ? *cell != '\0' : *cell && (zf_parse_ns(cell, &ns) || ns <= 0))
+				bad = cell, what = k == r + 1 ? "not empty on the diagonal" :
+							  "not a latency in ns";
+		}
+		if (bad) {
+			snprintf(why, len, "%s: line %zu: %s: %s", path, r + 2, bad, what);
+			zf_csv_free(c);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

@@ -231,6 +231,17 @@ printf 'name,age\nx,1\n' >"$tmp/people.csv"
 printf 'pu,0,1\n0,,1\n1,"2\n' >"$tmp/torn-c2c.csv"
 bad_as_is "model: $tmp/people.csv: not a c2c.csv" model --c2c "$tmp/people.csv" --fixed-ns 1 --get-ns 1
 bad_as_is "model: $tmp/torn-c2c.csv: line 3 is not CSV" model --c2c "$tmp/torn-c2c.csv" --fixed-ns 1 --get-ns 1
+printf 'pu,0,1\n0,,abc\n1,30,\n' >"$tmp/word-c2c.csv"
+printf 'pu,0,1\n0,3,30\n1,30,\n' >"$tmp/diag-c2c.csv"
+printf 'pu,0,1\n1,,30\n0,30,\n' >"$tmp/swapped-c2c.csv"
+bad_as_is "model: $tmp/word-c2c.csv: line 2: abc: not a latency in ns" \
+	model --c2c "$tmp/word-c2c.csv" --fixed-ns 1 --get-ns 1 --out "$tmp/word-model"
+[ ! -e "$tmp/word-model" ] && ok "model: a malformed c2c.csv writes no folder" ||
+	fail "model: a malformed c2c.csv wrote $tmp/word-model"
+bad_as_is "model: $tmp/diag-c2c.csv: line 2: 3: not empty on the diagonal" \
+	model --c2c "$tmp/diag-c2c.csv" --fixed-ns 1 --get-ns 1
+bad_as_is "model: $tmp/swapped-c2c.csv: line 2: 1: a row's PU is not its column's" \
+	model --c2c "$tmp/swapped-c2c.csv" --fixed-ns 1 --get-ns 1
 
 # --- malformed files where a folder is read: a CSV that is not one, a NUL, a torn row ---
 folder() { mkdir -p "$tmp/$1" && cp "$sample"/*.* "$tmp/$1/"; }
