@@ -255,7 +255,7 @@ make_plan() {
 		plan_hi=$(awk -v a="$plan_hi" -v b="$s" 'BEGIN { print a + b }')
 	}
 	if [ "$(nproc)" -ge 2 ] || [ -n "${HWLOC_SYNTHETIC:-}" ]; then
-		stage_plan c2c "${c2c_args[@]}" || return 1
+		stage_plan c2c "${c2c_args[@]}" --contention || return 1
 		[ "$virt" -eq 0 ] || stage_plan "c2c before the sweep (a virtual machine)" "${c2c_args[@]}" || return 1
 	fi
 	stage_plan lifecycle "${lc_args[@]}" || return 1
@@ -311,9 +311,10 @@ if [ "$(nproc)" -lt 2 ]; then
 	echo "c2c: one CPU: no hand-off to measure, no model"
 else
 	if [ "$fresh_c2c" -eq 1 ] || [ "$virt" -eq 1 ] || [ ! -s "$cache/c2c.csv" ] ||
-		[ ! -s "$cache/c2c-pus.csv" ]; then
+		[ ! -s "$cache/c2c-pus.csv" ] || [ ! -s "$cache/c2c-contention.csv" ]; then
 		rm -rf "$cache.new"
-		if "$bin" "${c2c_args[@]}" --out "$cache.new" >"$out/c2c.log" 2>&1; then
+		# with the line's contention: operations per move of it against the work between
+		if "$bin" "${c2c_args[@]}" --contention --out "$cache.new" >"$out/c2c.log" 2>&1; then
 			rm -rf "$cache" && mv "$cache.new" "$cache"
 			if [ "$virt" -eq 1 ]; then
 				echo "c2c: measured now (a virtual machine: its vCPUs move, so no kept matrix is trusted)"
@@ -328,6 +329,7 @@ else
 	fi
 	if [ -s "$cache/c2c.csv" ]; then
 		cp "$cache/c2c.csv" "$cache/c2c-pus.csv" "$out/"
+		[ ! -s "$cache/c2c-contention.csv" ] || cp "$cache/c2c-contention.csv" "$out/"
 		stage model
 		"$bin" model --from "$out" >"$out/model.txt" 2>&1 ||
 			echo "model: no prediction (see $out/model.txt)" >&2

@@ -4,7 +4,8 @@
  * one cache line between two pinned threads, for every pair of the PUs a
  * placement gives (or a sample of them, to bound the time on big machines).
  * Writes DIR/c2c.csv (the matrix, one-way ns: half a round trip) and
- * DIR/c2c-pus.csv (each PU's core, package and NUMA node).
+ * DIR/c2c-pus.csv (each PU's core, package and NUMA node); with --contention
+ * also DIR/c2c-contention.csv (c2c_contention.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -105,7 +106,15 @@ static const char c2c_usage[] =
 "  --out DIR           results folder, new or empty (default results/<UTC time>-<host>)\n"
 "  --plan              print the pairs and the estimated wall time (one pair of\n"
 "                      this machine's timed briefly) and stop: nothing written;\n"
-"                      with HWLOC_SYNTHETIC or --topology, for that machine\n";
+"                      with HWLOC_SYNTHETIC or --topology, for that machine\n"
+"  --contention        after the matrix, a few pairs contend for one line with\n"
+"                      work between operations: ns an operation, operations per\n"
+"                      move of the line, lost CAS an operation, for each work\n"
+"                      amount; DIR/c2c-contention.csv too\n"
+"  --work-ns LIST      the work between two operations, ns (default\n"
+"                      " ZF_C2C_WORK_NS_DEFAULT ")\n"
+"  --contention-pairs N   at most N pairs, spread over the levels they share:\n"
+"                      SMT siblings, one node, one package, across (default 4)\n";
 
 /*
  * --plan: the pairs measured, each BATCHES + 1 batches of `rounds` round
@@ -113,7 +122,8 @@ static const char c2c_usage[] =
  * tenth of the rounds), and a pair's two threads started and joined
  */
 static int c2c_plan(struct zf_topo *topo, enum zf_pp_method method, unsigned long rounds,
-		    unsigned long pairs, unsigned long npairs)
+		    unsigned long pairs, unsigned long npairs, size_t contention_pairs,
+		    const unsigned long *work_ns, size_t nwork)
 {
 	struct zf_topo here;
 	struct zf_plan two;
@@ -142,10 +152,17 @@ static int c2c_plan(struct zf_topo *topo, enum zf_pp_method method, unsigned lon
 	free(saved);
 	per_pair_s = (BATCHES + 1) * rounds * 2.0 * handoff_ns / 1e9 + C2C_PLAN_PAIR_MS / 1e3;
 	total = pairs * per_pair_s;
-	t = (long)(total + 0.5);
 	printf("plan: %lu of %lu pairs%s, a hand-off %s %.0f ns\n", pairs, npairs,
 	       topo->thissystem ? "" : " (another machine: this one's hand-off)",
 	       measured ? "measured here at" : "taken as", handoff_ns);
+	if (nwork) {
+		double s = zf_c2c_contention_plan_s(contention_pairs, work_ns, nwork, handoff_ns);
+
+		printf("plan: --contention: %zu pairs at %zu work amounts, %.1f s at most\n",
+		       contention_pairs, nwork, s);
+		total += s;
+	}
+	t = (long)(total + 0.5);
 	printf("plan: estimated %ld:%02ld:%02ld (%.1f s)\n", t / 3600, t / 60 % 60, t % 60, total);
 	return 0;
 }
@@ -157,13 +174,19 @@ int zf_c2c_main(int argc, char **argv)
 		{ "pairs", required_argument, NULL, 'P' }, { "method", required_argument, NULL, 'm' },
 		{ "rounds", required_argument, NULL, 'r' }, { "max-pairs", required_argument, NULL, 'x' },
 		{ "topology", required_argument, NULL, 't' }, { "out", required_argument, NULL, 'o' },
-		{ "plan", no_argument, NULL, 'L' },
+		{ "plan", no_argument, NULL, 'L' }, { "contention", no_argument, NULL, 'C' },
+		{ "work-ns", required_argument, NULL, 'w' },
+		{ "contention-pairs", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	const char *placement = "compact", *xml = NULL, *out = NULL, *why_s, *tasks = NULL;
-	unsigned long rounds = 20000, max_pairs = 1000, ntasks = 0;
+	const char *work_arg = NULL, *pairs_arg = NULL;
+	unsigned long rounds = 20000, max_pairs = 1000, ntasks = 0, contention_max = 4;
+	unsigned long *work_ns = NULL;
+	size_t nwork = 0, ncontention = 0;
+	struct zf_c2c_pair *contention_pairs = NULL;
 	enum zf_pp_method method = ZF_PP_CAS;
-	bool neighbours = false, plan_only = false;
+	bool neighbours = false, plan_only = false, contention = false;
 	struct zf_buf csv = { 0 }, pus = { 0 };
 	char why[512], dir[PATH_MAX];
 	struct zf_topo topo;
@@ -206,6 +229,14 @@ int zf_c2c_main(int argc, char **argv)
 			if (zf_parse_num_opt("--max-pairs", optarg, 1, 100000000, &max_pairs))
 				return 2;
 			break;
+		case 'C': contention = true; break;
+		case 'w': work_arg = optarg; break;
+		case 'N':
+			if (zf_parse_num_opt("--contention-pairs", optarg, 1, 100000000,
+					     &contention_max))
+				return 2;
+			pairs_arg = optarg;
+			break;
 		case 't': xml = optarg; break;
 		case 'L': plan_only = true; break;
 		case 'o': out = optarg; break;
@@ -216,6 +247,9 @@ int zf_c2c_main(int argc, char **argv)
 	}
 	if (zf_opt_no_operands("c2c", argc, argv))
 		return 2;
+	if (!contention && (work_arg || pairs_arg))
+		return zf_bad_value(work_arg ? "--work-ns" : "--contention-pairs",
+				    work_arg ? work_arg : pairs_arg, "needs --contention");
 	if (zf_topo_open(&topo, xml, why, sizeof(why))) {
 		fprintf(stderr, "hzfbench: --topology: %s\n", why);
 		return 2;
@@ -240,10 +274,18 @@ int zf_c2c_main(int argc, char **argv)
 		zf_topo_close(&topo);
 		return zf_bad_value("--placement", placement, why);
 	}
+	if (contention && (zf_c2c_work_parse(work_arg ? work_arg : ZF_C2C_WORK_NS_DEFAULT,
+					     &work_ns, &nwork) ||
+			   zf_c2c_contention_pairs(&plan, contention_max, &contention_pairs,
+						   &ncontention))) {
+		ret = 2;	/* the pairs fail only when out of memory */
+		goto done;
+	}
 	npairs = neighbours ? (unsigned long)n - 1 : (unsigned long)n * (n - 1) / 2;
 	every = npairs > max_pairs ? (npairs + max_pairs - 1) / max_pairs : 1;
 	if (plan_only) {
-		ret = c2c_plan(&topo, method, rounds, (npairs + every - 1) / every, npairs);
+		ret = c2c_plan(&topo, method, rounds, (npairs + every - 1) / every, npairs,
+			       ncontention, work_ns, nwork);
 		goto done;
 	}
 	if (zf_results_dir(out, dir, sizeof(dir), why, sizeof(why))) {
@@ -300,7 +342,12 @@ int zf_c2c_main(int argc, char **argv)
 		printf("c2c: %s/c2c.csv (%s, one-way ns, %lu of %lu pairs)\n", dir,
 		       method == ZF_PP_CAS ? "cas" : "rw", (npairs + every - 1) / every, npairs);
 	}
+	if (!ret && contention)
+		ret = zf_c2c_contention(&topo, &plan, contention_pairs, ncontention, work_ns,
+					nwork, dir);
 done:
+	free(work_ns);
+	free(contention_pairs);
 	zf_buf_free(&csv);
 	zf_buf_free(&pus);
 	zf_plan_free(&plan);

@@ -620,8 +620,60 @@ if [ "$(nproc)" -ge 2 ]; then
 	else
 		fail "c2c: a real 2-PU matrix, symmetric, empty diagonal, its PU map" "$(cat "$tmp/out")"
 	fi
+	# --contention: the file's columns, one row per work amount, its invariants (no timing)
+	out=$tmp/c2cc
+	if $bin c2c --tasks 2 --rounds 1000 --contention --work-ns 2000,0 --out "$out" >"$tmp/out" 2>&1 &&
+		[ -s "$out/c2c.csv" ] &&
+		[ "$(head -1 "$out/c2c-contention.csv")" = "pu_a,pu_b,level,work_ns,ns_per_op,ops_per_transfer,retries_per_op,ops" ] &&
+		[ "$(csv_rows "$out/c2c-contention.csv")" = 2 ] &&
+		awk -F, 'NR > 1 { n++
+			if ($1 != 0 || $2 != 1 || $3 !~ /^(core|node|package|machine)$/) bad = "pair " $0
+			if ($4 != (n == 1 ? 0 : 2000)) bad = "work order " $0
+			if ($8 <= 0 || $8 % 2) bad = "ops " $0	# both threads, the same number each
+			if ($5 != "" && ($5 !~ /^[0-9]+\.[0-9][0-9][0-9]$/ || $5 <= 0)) bad = "ns " $0
+			if ($6 != "" && ($6 !~ /^[0-9]+\.[0-9][0-9][0-9]$/ || $6 < 1 || $6 > $8)) bad = "ops_per_transfer " $0
+			if ($7 != "" && $7 < 0) bad = "retries " $0 }
+			END { if (bad != "") print bad; exit bad != "" }' "$out/c2c-contention.csv" &&
+		grep -q '^c2c: .*/c2c-contention.csv (ops_per_transfer' "$tmp/out"; then
+		ok "c2c --contention: a row per work amount, in order; 1 <= ops_per_transfer <= ops"
+	else
+		fail "c2c --contention: a row per work amount, in order; 1 <= ops_per_transfer <= ops" \
+			"$(cat "$tmp/out" "$out/c2c-contention.csv" 2>&1)"
+	fi
 else
 	skip "c2c on this machine" "one CPU: no pair to measure"
+	skip "c2c --contention on this machine" "one CPU: no pair to measure"
+fi
+# --work-ns and --contention-pairs: each bad value one line naming it, exit 2, nothing written
+refused=''
+for bad in "abc" "0,-5" "1000001" "100,100" "0,,5"; do
+	$bin c2c --contention --work-ns "$bad" --out "$tmp/c2cw" >/dev/null 2>"$tmp/err"
+	rc=$?
+	item=${bad##*,}
+	[ "$bad" = "0,,5" ] && item=$bad
+	[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -qF -- "--work-ns: $item: " "$tmp/err" &&
+		[ ! -e "$tmp/c2cw" ] || refused+="$bad: rc $rc: $(cat "$tmp/err") "
+done
+$bin c2c --work-ns 100 --out "$tmp/c2cw" >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && grep -qx 'hzfbench: --work-ns: 100: needs --contention' "$tmp/err" || refused+="no --contention: rc $rc "
+$bin c2c --contention --contention-pairs 0 --out "$tmp/c2cw" >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q -- '--contention-pairs: 0' "$tmp/err" ||
+	refused+="pairs 0: rc $rc $(cat "$tmp/err")"
+if [ -z "$refused" ]; then
+	ok "c2c --work-ns, --contention-pairs: bad values refused in one line, exit 2"
+else
+	fail "c2c --work-ns, --contention-pairs: bad values refused in one line, exit 2" "$refused"
+fi
+# --plan with --contention: its pairs and their time added, on a machine we do not have too
+if HWLOC_SYNTHETIC="pack:2 [numa] core:4 pu:2" $bin c2c --plan --contention --max-pairs 1 >"$tmp/log" 2>&1 &&
+	grep -qE '^plan: --contention: 4 pairs at 7 work amounts, [0-9.]+ s at most$' "$tmp/log" &&
+	awk '/^plan: --contention:/ { c = $(NF - 3) } /^plan: estimated/ { gsub(/[(]/, "", $4); t = $4 }
+		END { exit !(c > 0 && t >= c) }' "$tmp/log"; then
+	ok "c2c --plan --contention: the contention's pairs and time in the estimate"
+else
+	fail "c2c --plan --contention: the contention's pairs and time in the estimate" "$(cat "$tmp/log")"
 fi
 if ! $bin c2c --topology tests/data/none.xml >/dev/null 2>"$tmp/err" && [ "$(wc -l <"$tmp/err")" = 1 ] &&
 	HWLOC_SYNTHETIC="pack:2 core:2 pu:1" $bin c2c --out "$tmp/c2c-syn" >/dev/null 2>"$tmp/err";
