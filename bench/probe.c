@@ -84,7 +84,58 @@ double zf_busy_calibrate(void)
 	return zf_median(v, PROBE_ROUNDS);
 }
 
-void zf_probe_measure(struct zf_probe *probe)
+/* one call of zf_busy(iters) after another, the time of one */
+static double busy_calls_ns(unsigned long iters, unsigned long calls)
+{
+	double t0 = now_ns();
+	unsigned long i;
+
+	for (i = 0; i < calls; i++)
+		zf_busy(iters);
+	return (now_ns() - t0) / calls;
+}
+
+/*
+ * A call costs its iterations and a constant (the call, the loop's exit
+ * mispredicted), so the long loop's rate is not a short call's: start from
+ * it and correct the iterations in proportion, three times. Each round's
+ * time is the fastest of BUSY_ROUNDS batches of about 1 ms: the work a
+ * call does undisturbed; a batch another task preempted is not that.
+ */
+#define BUSY_ROUNDS	9
+
+static double fastest(const double *v, int n)
+{
+	double m = v[0];
+	int i;
+
+	for (i = 1; i < n; i++)
+		m = v[i] < m ? v[i] : m;
+	return m;
+}
+
+double zf_busy_calibrate_at(double ns, unsigned long *iters, double *call_ns)
+{
+	unsigned long k = (unsigned long)(ns * zf_busy_calibrate() + 0.5), calls;
+	double v[BUSY_ROUNDS], t = 0;
+	int pass, i;
+
+	calls = (unsigned long)(1e6 / ns) + 1;
+	for (pass = 0; pass < 4; pass++) {
+		if (k < 1)
+			k = 1;
+		for (i = 0; i < BUSY_ROUNDS; i++)
+			v[i] = busy_calls_ns(k, calls);
+		t = fastest(v, BUSY_ROUNDS);
+		if (pass < 3 && t > 0)
+			k = (unsigned long)(k * ns / t + 0.5);
+	}
+	*iters = k;
+	*call_ns = t;
+	return t > 0 ? k / t : zf_busy_calibrate();
+}
+
+void zf_probe_measure(struct zf_probe *probe, double busy_ns)
 {
 	double a[PROBE_ROUNDS], b[PROBE_ROUNDS];
 	int i;
@@ -95,5 +146,12 @@ void zf_probe_measure(struct zf_probe *probe)
 	}
 	probe->inc_not_zero_ns = zf_median(a, PROBE_ROUNDS);
 	probe->pointer_read_ns = zf_median(b, PROBE_ROUNDS);
-	probe->busy_iters_per_ns = zf_busy_calibrate();
+	probe->busy_ns = busy_ns > 0 ? busy_ns : 0;
+	probe->busy_iters = 0;
+	probe->busy_call_ns = 0;
+	if (busy_ns > 0)
+		probe->busy_iters_per_ns = zf_busy_calibrate_at(busy_ns, &probe->busy_iters,
+								&probe->busy_call_ns);
+	else
+		probe->busy_iters_per_ns = zf_busy_calibrate();
 }

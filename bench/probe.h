@@ -10,12 +10,22 @@
 struct zf_probe {
 	double inc_not_zero_ns;		/* one CAS-loop increment, one task, one line */
 	double pointer_read_ns;		/* one relaxed pointer load in a loop */
-	double busy_iters_per_ns;	/* zf_busy() iterations per nanosecond */
+	double busy_iters_per_ns;	/* zf_busy() iterations per nanosecond, at busy_ns */
+	double busy_ns;			/* the work a call was calibrated to (0: one long call) */
+	unsigned long busy_iters;	/* the iterations a call of busy_ns takes */
+	double busy_call_ns;		/* what a call of busy_iters measured, the call in */
 };
 
-/* each figure is the median of several timed loops */
-void zf_probe_measure(struct zf_probe *probe);
+/*
+ * Each figure is the median of several timed loops. With busy_ns > 0 the
+ * busy work is calibrated as --fault-ns uses it: calls of zf_busy() one
+ * after another, the iterations corrected until a call takes busy_ns.
+ */
+void zf_probe_measure(struct zf_probe *probe, double busy_ns);
+/* iterations per ns of one long zf_busy() call */
 double zf_busy_calibrate(void);
+/* iterations per ns for calls of ns each; *iters and *call_ns what the last round measured */
+double zf_busy_calibrate_at(double ns, unsigned long *iters, double *call_ns);
 /* the median of v[0..n-1] (sorts v); 0 for n == 0 */
 double zf_median(double *v, int n);
 

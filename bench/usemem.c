@@ -6,6 +6,12 @@
 
 #include "usemem.h"
 
+__attribute__((noinline, aligned(64))) void zf_busy(unsigned long iters)
+{
+	while (iters--)
+		__asm__ __volatile__("" : "+r"(iters));
+}
+
 /*
  * The region starts on a 2 MiB boundary, so that every read maps a PMD of
  * its own task's region. Before 6.7 the kernel does not align anonymous

@@ -281,7 +281,7 @@ static int plan_probes(struct plan_state *ps, size_t nconfigs)
 	double t0 = now_s();
 	int err;
 
-	zf_probe_measure(&probe);	/* as the sweep does first */
+	zf_probe_measure(&probe, (double)sw->fault_ns);	/* as the sweep does first */
 	ps->busy_iters_per_ns = probe.busy_iters_per_ns;
 	ps->inc_not_zero_ns = probe.inc_not_zero_ns;
 	ps->setup_s = now_s() - t0 + SETUP_EXTRA_MS / 1e3;

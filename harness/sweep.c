@@ -400,7 +400,7 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 		fprintf(stderr, "hzfbench: --out: %s: %s\n", sw->out ? sw->out : r.dir, why);
 		goto out;
 	}
-	zf_probe_measure(&r.probe);
+	zf_probe_measure(&r.probe, (double)sw->fault_ns);
 	doctor_snapshot(&r, topo, plans, nplans);
 	options_json(&r, sw);
 	if (zf_results_begin(&r, nconfigs, why, sizeof(why))) {
