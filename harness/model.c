@@ -5,6 +5,7 @@
  * feeds it from a results folder, a c2c.csv, or a machine we do not have.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,7 +238,7 @@ int zf_model_predict(const struct zf_model_in *in, const char *strategy, int n,
 	double free_d = u + (n > 1 ? (double)(n - 1) / n : 0) * h;
 	/* a queue: the line goes to a task that waited, so it always moves */
 	double queue_d = u + h;
-	double t, mms;
+	double t, mms = in->threads ? 1 : n;
 
 	memset(out, 0, sizeof(*out));
 	out->line_ns = free_d;
@@ -250,7 +251,6 @@ int zf_model_predict(const struct zf_model_in *in, const char *strategy, int n,
 		}
 	} else if (!strcmp(strategy, "mmflag")) {
 		/* one get per mm per pass, shared among the mm's tasks: no queue */
-		mms = in->threads ? 1 : n;
 		t = in->fixed_ns + mms * free_d / ((double)n * (in->faults_per_pass ? in->faults_per_pass : 1));
 	} else if (!strcmp(strategy, "persistent")) {
 		t = in->fixed_ns;
@@ -261,5 +261,27 @@ int zf_model_predict(const struct zf_model_in *in, const char *strategy, int n,
 	out->get_ns = t - in->fixed_ns;
 	out->get_share = t > 0 ? out->get_ns / t : 0;
 	out->faults_per_sec = t > 0 ? n * 1e9 / t : 0;
+	out->life_ns = out->put_ns = out->life_get_share = NAN;
+	if (in->teardown_ns >= 0) {
+		double z = in->teardown_ns, b = in->put_batch > 1 ? in->put_batch : 1, tz = z;
+
+		if (!strcmp(strategy, "global")) {
+			/*
+			 * A put per zapped PMD, B of them in a row by one CPU for
+			 * each move of the line: U each and a B-th of a trip,
+			 * or, queued, n of those per teardown of each task's.
+			 */
+			double put_free = in->get_ns + (n > 1 ? (double)(n - 1) / n : 0) * h / b;
+			double put_queue = in->get_ns + h / b;
+
+			tz = z + put_free > n * put_queue ? z + put_free : n * put_queue;
+		} else if (!strcmp(strategy, "mmflag")) {
+			/* one put per mm, at its exit */
+			tz = z + mms * free_d / ((double)n * (in->faults_per_pass ? in->faults_per_pass : 1));
+		}
+		out->life_ns = t + tz;
+		out->put_ns = tz - z;
+		out->life_get_share = out->life_ns > 0 ? out->get_ns / out->life_ns : 0;
+	}
 	return 0;
 }

@@ -21,6 +21,15 @@ struct zf_model_in {
 	unsigned long faults_per_pass;	/* P: mmflag counts one get per mm per pass */
 	bool threads;			/* one shared mm (threads) or one per task */
 	double retries;			/* lost CAS attempts per get, each another U (0: none) */
+	/*
+	 * usemem's whole clock: Z, a fault's teardown without any count (<0:
+	 * unknown, no life figures), and B, the puts a CPU makes in a row on
+	 * the line at teardown for one move of it (4.8's freed-page batch:
+	 * 510; one CPU's zap loop of the emulated strategies: as c2c measures
+	 * with no work between operations). Below 1 is taken as 1.
+	 */
+	double teardown_ns;
+	double put_batch;
 };
 
 struct zf_model_out {
@@ -29,6 +38,10 @@ struct zf_model_out {
 	double get_ns;			/* of which the count (ns_per_fault - F) */
 	double get_share;		/* get_ns / ns_per_fault */
 	double line_ns;			/* D: the line's time per counted get (queued or not) */
+	/* usemem's clock, fault and teardown: NAN without teardown_ns */
+	double life_ns;			/* each task's fault and its teardown, per fault */
+	double put_ns;			/* of which the count at teardown */
+	double life_get_share;		/* get_ns / life_ns */
 };
 
 /* "core=10,node=40,package=80,machine=120", or one number for every level */

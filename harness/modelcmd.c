@@ -26,23 +26,35 @@ static const char *const modelled[] = { "global", "mmflag", "persistent" };
 
 /*
  * Seed 007's machine: 2-socket Haswell-EP, 18 cores a socket, 2 threads a
- * core, `usemem -n 72 --readonly -j 0x200000 100G`. The latencies are
- * assumptions (this project has never measured that machine): typical
- * one-way figures for a ring-bus Xeon and its QPI link. The fixed cost is
- * the seed's own mmflag run, where the count is nearly free: 303970 us for
- * 100G / 2M = 51200 faults a process.
+ * core, `usemem -n 72 --readonly -j 0x200000 100G`. The hand-offs are a
+ * published CAS ping-pong of that generation (docs/model.md cites it:
+ * dual Xeon E5-2698 v3, one-way medians of SMT siblings, same socket,
+ * across QPI). A fault's whole life (fault and teardown, nothing counted)
+ * is the seed's own mmflag run: 303970 us for 100G / 2M = 51200 faults a
+ * process; of it, the fault alone is taken as what one costs measured here
+ * (DESIGN.md: a steady THP zero-page read fault, 1.7-2.5 us), the rest is
+ * teardown. 4.8 put the folio from the freed-page batch of the zap, up to
+ * 510 pages a batch ((4096 - 16) / 8), one CPU's puts in a row.
  */
 #define SEED007_TOPOLOGY "pack:2 [numa] core:18 pu:2"
-#define SEED007_HANDOFF "core=15,node=50,machine=120"
-#define SEED007_FIXED_NS (303970e3 / 51200)
+#define SEED007_HANDOFF "core=10.3,node=57.3,machine=130.3"
+#define SEED007_FAULTS 51200.0
+#define SEED007_LIFE_NS (303970e3 / SEED007_FAULTS)
+#define SEED007_FIXED_NS 2100.0
 #define SEED007_GET_NS 10.0
+#define SEED007_PUT_BATCH 510.0
 #define SEED007_GAIN 1.64		/* mmflag over global throughput, +164% */
 #define SEED007_SHARE 0.5403		/* cycles in get_huge_zero_page, base */
+#define SEED007_BEFORE_US 707592.0	/* the runtime usemem reported, base */
+#define SEED007_AFTER_US 303970.0	/* and with the per-mm flag */
+/* the slack on the gets a move the model takes, before it is said to be outside */
+#define DOMAIN_SLACK 1.25
 
 struct model_opts {
 	const char *from, *c2c, *handoff, *tasks, *placement, *kind, *fault, *xml, *out;
-	const char *preset;
+	const char *preset, *contention;
 	double fixed_ns, get_ns;	/* <0: not given */
+	double teardown_ns, put_batch;	/* <0: not given */
 	unsigned long long step, size;
 };
 
@@ -57,8 +69,19 @@ struct model_row {
 	double fixed_ns, get_ns;		/* the inputs it was predicted from */
 	double handoff_ns;
 	double retries;				/* the run's lost CAS a get; NAN: none */
+	double teardown_ns, put_batch;		/* usemem's whole clock; Z < 0: unknown */
 	struct zf_model_out out, with;		/* the bound; with the run's retries */
+	char outside[192];			/* why the prediction is outside the model, or "" */
 	int done;
+};
+
+/*
+ * c2c-contention.csv: per amount of work between two CPUs' locked operations
+ * on one line, the operations per move of the line (the mean over the pairs)
+ */
+struct contention {
+	int n;
+	double work_ns[32], per_move[32];
 };
 
 static const char model_usage[] =
@@ -85,8 +108,14 @@ static const char model_usage[] =
 "                      (default 100G and 2M)\n"
 "  --topology FILE     an hwloc XML topology (default with --from: DIR/topology.xml,\n"
 "                      else this machine, or HWLOC_SYNTHETIC when set)\n"
+"  --teardown-ns NS    a fault's teardown without any count: usemem's whole clock\n"
+"                      (default with --from: persistent's 1-task teardown a fault)\n"
+"  --put-batch N       puts one CPU makes in a row per move of the line at teardown\n"
+"                      (default with --from: c2c-contention.csv with no work between)\n"
+"  --contention FILE   c2c-contention.csv: where the line moves once a get, the\n"
+"                      model's domain (default with --from: DIR/c2c-contention.csv)\n"
 "  --preset seed-007   seed 007's 2-socket Haswell-EP, 72 tasks, 2 MiB steps, and\n"
-"                      the seed's reported gain and get share beside the prediction\n"
+"                      the seed's reported runtimes and get share beside the prediction\n"
 "  --out DIR           where model.csv goes: new or empty (default: DIR of --from,\n"
 "                      else results/<UTC time>-<host>)\n";
 
@@ -161,6 +190,10 @@ static int inputs_from(const struct zf_csv *c, struct model_row *m, const struct
 	} else {
 		m->get_ns = NAN;
 	}
+	m->teardown_ns = o->teardown_ns >= 0 ? o->teardown_ns :
+			 p >= 0 ? num_at(c, p, "teardown_ns_per_fault_median") : NAN;
+	if (isnan(m->teardown_ns))
+		m->teardown_ns = -1;
 	return isnan(m->fixed_ns) || isnan(m->get_ns) ? -1 : 0;
 }
 
@@ -181,6 +214,103 @@ static double retries_of(const struct zf_csv *c, const struct model_row *m)
 	return NAN;
 }
 
+/*
+ * path's rows, each work amount's operations per move averaged over its
+ * pairs; 0, or -1 with the error said (a missing file is not an error: n 0)
+ */
+static int contention_read(const char *path, bool must, struct contention *ct)
+{
+	struct zf_csv c;
+	size_t line = 0, r;
+	int w, o, k, cnt[32] = { 0 }, err;
+
+	ct->n = 0;
+	err = zf_csv_read(path, &c, &line);
+	if (err == -ENOENT && !must)
+		return 0;
+	if (err) {
+		fprintf(stderr, "hzfbench: model: %s: %s\n", path,
+			err == -EINVAL ? "not CSV" : strerror(-err));
+		return -1;
+	}
+	w = zf_csv_col(&c, "work_ns");
+	o = zf_csv_col(&c, "ops_per_transfer");
+	for (r = 0; w >= 0 && o >= 0 && r < c.nrows; r++) {
+		double work, per;
+
+		if (zf_parse_ns(c.rows[r][w], &work) || zf_parse_ns(c.rows[r][o], &per) || per < 1) {
+			fprintf(stderr, "hzfbench: model: %s: line %zu: %s, %s: not work in ns and "
+				"operations per move (1 or more)\n", path, r + 2, c.rows[r][w],
+				c.rows[r][o]);
+			zf_csv_free(&c);
+			return -1;
+		}
+		for (k = 0; k < ct->n && ct->work_ns[k] != work; k++)
+			;
+		if (k == ct->n) {
+			if (ct->n == 32)
+				continue;
+			ct->work_ns[ct->n] = work;
+			ct->per_move[ct->n++] = 0;
+		}
+		ct->per_move[k] += per;
+		cnt[k]++;
+	}
+	if (w < 0 || o < 0 || !ct->n) {
+		fprintf(stderr, "hzfbench: model: %s: not a c2c-contention.csv (work_ns and "
+			"ops_per_transfer columns, a row at least)\n", path);
+		zf_csv_free(&c);
+		return -1;
+	}
+	for (k = 0; k < ct->n; k++)
+		ct->per_move[k] /= cnt[k];
+	zf_csv_free(&c);
+	return 0;
+}
+
+/* the measured work amount nearest below ns (or the least); -1 without any */
+static int contention_at(const struct contention *ct, double ns)
+{
+	int k, best = -1;
+
+	for (k = 0; k < ct->n; k++)
+		if (ct->work_ns[k] <= ns && (best < 0 || ct->work_ns[k] > ct->work_ns[best]))
+			best = k;
+	for (k = 0; best < 0 && k < ct->n; k++)
+		if (best < 0 || ct->work_ns[k] < ct->work_ns[best])
+			best = k;
+	return best;
+}
+
+/*
+ * The model's domain. It takes a get to move the line once in a queue, and
+ * (n-1) times in n with nobody waiting: for two CPUs, once a get or once in
+ * two. Two CPUs with F of work between their locked operations (c2c
+ * --contention) say how often the line really moved; where a CPU kept it
+ * for more gets in a row than the model's own two-task figure allows (with
+ * DOMAIN_SLACK), the CPU ran get after get on a line it already had, and the
+ * prediction is outside the model: said instead of a ratio.
+ */
+static void domain_check(struct model_row *m, const struct contention *ct)
+{
+	struct zf_model_in in = { .fixed_ns = m->fixed_ns, .get_ns = m->get_ns, .teardown_ns = -1 };
+	struct zf_model_out two;
+	double expect;
+	int k;
+
+	m->outside[0] = '\0';
+	if (strcmp(m->strategy, "global") || m->tasks < 2 || !ct->n)
+		return;
+	k = contention_at(ct, m->fixed_ns);
+	zf_model_predict(&in, "global", 2, m->handoff_ns, &two);
+	expect = two.line_ns > m->get_ns + m->handoff_ns / 2 + 1e-9 ? 1 : 2;	/* queued: D1 */
+	if (k >= 0 && ct->per_move[k] > DOMAIN_SLACK * expect)
+		snprintf(m->outside, sizeof(m->outside), "outside the model: with %.0f ns of work "
+			 "between gets a CPU kept the line for %.1f of them (c2c-contention.csv at "
+			 "%.0f ns), where the model moves it every %s", m->fixed_ns, ct->per_move[k],
+			 ct->work_ns[k], expect > 1 ? "second get" : "get");
+}
+
 /* rows and the placements of the first n */
 static void rows_free(struct model_row *rows, size_t n)
 {
@@ -191,8 +321,9 @@ static void rows_free(struct model_row *rows, size_t n)
 	free(rows);
 }
 
-static int rows_from_summary(const char *dir, const struct model_opts *o, struct model_row **rows,
-			     size_t *nrows, size_t *left_out)
+static int rows_from_summary(const char *dir, const struct model_opts *o,
+			     const struct contention *ct, struct model_row **rows, size_t *nrows,
+			     size_t *left_out)
 {
 	struct zf_csv counters = { 0 };
 	bool have_counters;
@@ -245,6 +376,9 @@ static int rows_from_summary(const char *dir, const struct model_opts *o, struct
 			(*left_out)++;
 			continue;
 		}
+		/* a zap loop's puts have no work between them: c2c's batching at its least work */
+		m->put_batch = o->put_batch >= 1 ? o->put_batch : ct->n ?
+			       ct->per_move[contention_at(ct, 0)] : 1;
 		(*nrows)++;
 	}
 	if (*nrows < c.nrows) {		/* the slot past them: a row left out, or none */
@@ -297,6 +431,8 @@ static int rows_from_options(const struct model_opts *o, struct zf_topo *topo,
 			m->measured_ns = m->measured_get_ns = m->retries = NAN;
 			m->fixed_ns = o->fixed_ns;
 			m->get_ns = o->get_ns;
+			m->teardown_ns = o->teardown_ns;
+			m->put_batch = o->put_batch >= 1 ? o->put_batch : 1;
 		}
 	free(tasks);
 	return 0;
@@ -338,6 +474,9 @@ static void write_csv_row(struct zf_buf *b, const struct model_row *m, int ncols
 		      m->out.ns_per_fault, m->out.faults_per_sec, m->out.get_ns, m->out.get_share);
 	for (i = 17; i < ncols; i++)
 		zf_buf_printf(b, ",");
+	/* the last column, tag: why a prediction is outside the model (report.c shows it) */
+	if (m->outside[0])
+		zf_buf_csv(b, m->outside, 0);
 	zf_buf_printf(b, "\n");
 }
 
@@ -364,10 +503,19 @@ static void write_json(struct zf_buf *b, const struct model_opts *o, const char 
 			      "\"line_ns\": %.3f, \"retries_per_get\": ", m->fixed_ns, m->get_ns,
 			      m->handoff_ns, m->out.line_ns);
 		if (isnan(m->retries))
-			zf_buf_printf(b, "null, \"ns_per_fault_with_retries\": null}");
+			zf_buf_printf(b, "null, \"ns_per_fault_with_retries\": null");
 		else
-			zf_buf_printf(b, "%.4f, \"ns_per_fault_with_retries\": %.3f}", m->retries,
+			zf_buf_printf(b, "%.4f, \"ns_per_fault_with_retries\": %.3f", m->retries,
 				      m->with.ns_per_fault);
+		if (isnan(m->out.life_ns))
+			zf_buf_printf(b, ", \"teardown_ns\": null, \"life_ns\": null");
+		else
+			zf_buf_printf(b, ", \"teardown_ns\": %.3f, \"put_batch\": %.2f, \"life_ns\": %.3f, "
+				      "\"put_ns\": %.3f, \"life_get_share\": %.5f", m->teardown_ns,
+				      m->put_batch, m->out.life_ns, m->out.put_ns, m->out.life_get_share);
+		zf_buf_printf(b, ", \"domain\": ");
+		zf_buf_json_str(b, m->outside[0] ? m->outside : "in the model");
+		zf_buf_printf(b, "}");
 	}
 	zf_buf_printf(b, "\n  ]\n}\n");
 }
@@ -376,8 +524,14 @@ static void print_table(const struct model_row *rows, size_t n, bool measured)
 {
 	size_t i;
 
+	bool life = false;
+
+	for (i = 0; i < n; i++)
+		life |= rows[i].done && !isnan(rows[i].out.life_ns);
 	printf("%-10s %-8s %-7s %5s %10s %12s %9s %6s", "strategy", "fault", "kind", "tasks",
 	       "handoff_ns", "pred_ns/flt", "pred_get", "share");
+	if (life)
+		printf(" %12s %6s", "pred_life", "share");
 	if (measured)
 		printf(" %12s %9s %9s", "meas_ns/flt", "meas/pred", "meas_get");
 	printf("\n");
@@ -389,13 +543,26 @@ static void print_table(const struct model_row *rows, size_t n, bool measured)
 		printf("%-10s %-8s %-7s %5d %10.2f %12.3f %9.2f %5.1f%%", m->strategy, m->fault,
 		       m->kind, m->tasks, m->handoff_ns, m->out.ns_per_fault, m->out.get_ns,
 		       100 * m->out.get_share);
+		if (life && isnan(m->out.life_ns))
+			printf(" %12s %6s", "-", "-");
+		else if (life)
+			printf(" %12.3f %5.1f%%", m->out.life_ns, 100 * m->out.life_get_share);
 		if (measured) {
-			printf(" %12.3f %8.2fx", m->measured_ns, m->measured_ns / m->out.ns_per_fault);
+			/* outside the model a ratio would read as a verdict on it: none */
+			if (m->outside[0])
+				printf(" %12.3f %9s", m->measured_ns, "outside");
+			else
+				printf(" %12.3f %8.2fx", m->measured_ns,
+				       m->measured_ns / m->out.ns_per_fault);
 			if (!isnan(m->measured_get_ns))
 				printf(" %9.2f", m->measured_get_ns);	/* timed in the real fault */
 		}
 		printf("\n");
 	}
+	for (i = 0; i < n; i++)
+		if (rows[i].done && rows[i].outside[0])
+			printf("%s %s %s %d tasks: %s\n", rows[i].strategy, rows[i].fault,
+			       rows[i].kind, rows[i].tasks, rows[i].outside);
 	/*
 	 * What the prediction leaves out and the run counted: each lost CAS,
 	 * another U; shown where that moves the prediction by 1% or more.
@@ -416,43 +583,51 @@ static void print_table(const struct model_row *rows, size_t n, bool measured)
 /* the seed's figures beside ours, for its 72 tasks */
 static void print_seed007(const struct model_row *rows, size_t n)
 {
-	const struct zf_model_out *g = NULL, *mm = NULL;
-	const struct model_row *gr = NULL;
-	double gain, share, line, lost;
+	const struct model_row *g = NULL, *mm = NULL;
+	double gain, before, after, ratio, seed_ratio = SEED007_BEFORE_US / SEED007_AFTER_US;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		if (!rows[i].done || rows[i].tasks != 72)
 			continue;
 		if (!strcmp(rows[i].strategy, "global"))
-			gr = &rows[i];
+			g = &rows[i];
 		if (!strcmp(rows[i].strategy, "mmflag"))
-			mm = &rows[i].out;
+			mm = &rows[i];
 	}
-	if (!gr || !mm || gr->handoff_ns <= 0)
+	if (!g || !mm || g->handoff_ns <= 0)
 		return;
-	g = &gr->out;
-	gain = mm->faults_per_sec / g->faults_per_sec - 1;
-	share = g->get_share;
-	printf("seed-007: mmflag over global throughput: predicted %+.0f%%, seed reported %+.0f%% "
-	       "(predicted gain %.2fx the seed's)\n", 100 * gain, 100 * SEED007_GAIN,
-	       gain / SEED007_GAIN);
-	printf("seed-007: share of time in get (global): predicted %.1f%%, seed reported %.1f%% "
-	       "(%.1f points apart)\n", 100 * share, 100 * SEED007_SHARE,
-	       100 * (SEED007_SHARE - share));
-	/* the seed's base run was the line's queue: 72 gets per fault time */
-	line = SEED007_FIXED_NS * (1 + SEED007_GAIN) / 72;
-	printf("seed-007: the seed's figures imply %.0f ns of the counter's line per get (a base\n"
-	       "          fault of %.0f ns over 72 tasks); the model gives it %.0f ns: %.1fx apart\n",
-	       line, SEED007_FIXED_NS * (1 + SEED007_GAIN), g->line_ns, line / g->line_ns);
-	/* what would make up the gap: lost CAS at U each, or each stolen again (a trip) */
-	lost = line - g->line_ns;
-	printf("seed-007: the %.0f ns a get the model lacks would be %.0f lost CAS at U (%.0f ns) each,\n"
-	       "          or %.1f if each lost one also lost the line again (a hand-off, %.0f ns)\n",
-	       lost, lost / gr->get_ns, gr->get_ns, lost / (gr->get_ns + gr->handoff_ns),
-	       gr->get_ns + gr->handoff_ns);
-	printf("seed-007: hand-offs are assumed (%s), not measured; the model is a lower bound\n"
-	       "          for contention: docs/model.md says what it leaves out\n", SEED007_HANDOFF);
+	/* usemem's clock: every fault of a process and its teardown, 51200 of each */
+	if (!isnan(g->out.life_ns) && !isnan(mm->out.life_ns)) {
+		before = SEED007_FAULTS * g->out.life_ns / 1e3;
+		after = SEED007_FAULTS * mm->out.life_ns / 1e3;
+		ratio = before / after;
+		printf("seed-007: usemem's runtime, global (base): predicted %.0f us, seed %.0f us "
+		       "(%.2fx)\n", before, SEED007_BEFORE_US, before / SEED007_BEFORE_US);
+		printf("seed-007: usemem's runtime, mmflag (the commit): predicted %.0f us, seed "
+		       "%.0f us (%.2fx; F and Z come from it)\n", after, SEED007_AFTER_US,
+		       after / SEED007_AFTER_US);
+		printf("seed-007: runtime ratio: predicted %.2fx, seed %.2fx (%+.0f%%)\n", ratio,
+		       seed_ratio, 100 * (ratio / seed_ratio - 1));
+		printf("seed-007: share of the runtime in get (global): predicted %.1f%%, seed "
+		       "%.1f%% (perf cycles in get_huge_zero_page) (%+.0f%%)\n",
+		       100 * g->out.life_get_share, 100 * SEED007_SHARE,
+		       100 * (g->out.life_get_share / SEED007_SHARE - 1));
+		printf("seed-007: per fault: global %.0f ns (fault phase %.0f, of it %.0f in get; "
+		       "teardown %.0f, of it %.0f in put, %.0f puts a move of the line), "
+		       "mmflag %.0f ns\n", g->out.life_ns, g->out.ns_per_fault, g->out.get_ns,
+		       g->out.life_ns - g->out.ns_per_fault, g->out.put_ns, g->put_batch,
+		       mm->out.life_ns);
+	}
+	/* usemem's throughput times its faults alone: the fault phase */
+	gain = mm->out.faults_per_sec / g->out.faults_per_sec - 1;
+	printf("seed-007: the fault phase alone (usemem's throughput): mmflag over global "
+	       "predicted %+.0f%%, seed %+.0f%%\n", 100 * gain, 100 * SEED007_GAIN);
+	printf("seed-007: inputs: hand-offs %s ns (a published CAS ping-pong of a dual Xeon "
+	       "E5-2698 v3: docs/model.md), F %.0f ns a fault and Z %.0f of teardown (the "
+	       "seed's %.0f ns a fault's life, split by a fault's cost measured here), "
+	       "U %.0f ns\n", SEED007_HANDOFF, g->fixed_ns, g->teardown_ns, SEED007_LIFE_NS,
+	       g->get_ns);
 }
 
 static int apply_preset(struct model_opts *o)
@@ -467,6 +642,10 @@ static int apply_preset(struct model_opts *o)
 		o->handoff = SEED007_HANDOFF;
 	if (o->fixed_ns < 0)
 		o->fixed_ns = SEED007_FIXED_NS;
+	if (o->teardown_ns < 0)
+		o->teardown_ns = SEED007_LIFE_NS - o->fixed_ns > 0 ? SEED007_LIFE_NS - o->fixed_ns : 0;
+	if (o->put_batch < 1)
+		o->put_batch = SEED007_PUT_BATCH;
 	if (o->get_ns < 0)
 		o->get_ns = SEED007_GET_NS;
 	if (!o->tasks)
@@ -489,6 +668,9 @@ static int parse_opts(int argc, char **argv, struct model_opts *o)
 		{ "size", required_argument, NULL, 's' }, { "step", required_argument, NULL, 'j' },
 		{ "topology", required_argument, NULL, 't' }, { "preset", required_argument, NULL, 'P' },
 		{ "out", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
+		{ "teardown-ns", required_argument, NULL, 'Z' },
+		{ "put-batch", required_argument, NULL, 'B' },
+		{ "contention", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *why;
@@ -540,6 +722,17 @@ static int parse_opts(int argc, char **argv, struct model_opts *o)
 			if (zf_parse_size_opt("--step", optarg, &o->step))
 				return 2;
 			break;
+		case 'Z':
+			if (zf_parse_ns_opt("--teardown-ns", optarg, &o->teardown_ns))
+				return 2;
+			break;
+		case 'B':
+			if (zf_parse_ns_opt("--put-batch", optarg, &o->put_batch))
+				return 2;
+			if (o->put_batch < 1)
+				return zf_bad_value("--put-batch", optarg, "less than one put a move");
+			break;
+		case 'C': o->contention = optarg; break;
 		case 't': o->xml = optarg; break;
 		case 'P': o->preset = optarg; break;
 		case 'o': o->out = optarg; break;
@@ -567,8 +760,9 @@ static int parse_opts(int argc, char **argv, struct model_opts *o)
 
 int zf_model_main(int argc, char **argv)
 {
-	struct model_opts o = { .fixed_ns = -1, .get_ns = -1, .step = 2ULL << 20,
-				.size = 100ULL << 30 };
+	struct model_opts o = { .fixed_ns = -1, .get_ns = -1, .teardown_ns = -1, .put_batch = -1,
+				.step = 2ULL << 20, .size = 100ULL << 30 };
+	struct contention ct = { 0 };
 	char why[512], dir[PATH_MAX], c2c[PATH_MAX + 16], xml[PATH_MAX + 16], source[PATH_MAX + 64];
 	struct model_row *rows = NULL;
 	size_t nrows = 0, left_out = 0, i, done = 0;
@@ -616,18 +810,27 @@ int zf_model_main(int argc, char **argv)
 		}
 		snprintf(source, sizeof(source), "c2c: %s", c2c);
 	}
+	if (o.contention || o.from) {
+		char path[PATH_MAX + 32];
+
+		snprintf(path, sizeof(path), "%s%s", o.contention ? o.contention : o.from,
+			 o.contention ? "" : "/c2c-contention.csv");
+		if (contention_read(path, o.contention != NULL, &ct))
+			return 2;
+	}
 	if (zf_topo_open(&topo, o.xml, why, sizeof(why))) {
 		fprintf(stderr, "hzfbench: --topology: %s\n", why);
 		return 2;
 	}
-	ret = o.from ? rows_from_summary(o.from, &o, &rows, &nrows, &left_out)
+	ret = o.from ? rows_from_summary(o.from, &o, &ct, &rows, &nrows, &left_out)
 		     : rows_from_options(&o, &topo, &rows, &nrows);
 	if (ret)
 		goto out;
 	for (i = 0; i < nrows; i++) {
 		struct model_row *m = &rows[i];
 		struct zf_model_in in = { .fixed_ns = m->fixed_ns, .get_ns = m->get_ns,
-			.faults_per_pass = m->faults_per_pass, .threads = !strcmp(m->kind, "thread") };
+			.faults_per_pass = m->faults_per_pass, .threads = !strcmp(m->kind, "thread"),
+			.teardown_ns = m->teardown_ns, .put_batch = m->put_batch };
 
 		m->handoff_ns = row_handoff(&topo, m, lvp, c2c, why, sizeof(why));
 		if (m->handoff_ns < 0) {
@@ -639,6 +842,7 @@ int zf_model_main(int argc, char **argv)
 		zf_model_predict(&in, m->strategy, m->tasks, m->handoff_ns, &m->out);
 		in.retries = isnan(m->retries) ? 0 : m->retries;
 		zf_model_predict(&in, m->strategy, m->tasks, m->handoff_ns, &m->with);
+		domain_check(m, &ct);
 		m->done = 1;
 		done++;
 	}

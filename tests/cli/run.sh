@@ -150,6 +150,9 @@ bad "model: no hand-off latencies: give --c2c FILE" model --fixed-ns 1 --get-ns 
 bad "model: /nonexistent.csv: give --c2c FILE" model --c2c /nonexistent.csv --fixed-ns 1 --get-ns 1
 bad "--handoff-ns: 40: give it or --c2c, not both" model --handoff-ns 40 --c2c x.csv
 bad "--preset: seed-008: the one preset is seed-007" model --preset seed-008
+bad "--put-batch: 0.5: less than one put a move" model --put-batch 0.5 --fixed-ns 1 --get-ns 1 --handoff-ns 3
+bad "--teardown-ns: -4: " model --teardown-ns -4 --fixed-ns 1 --get-ns 1 --handoff-ns 3
+bad "model: /nonexistent.csv: No such file or directory" model --contention /nonexistent.csv --fixed-ns 1 --get-ns 1 --handoff-ns 3
 bad "--from: tests/data/sample: takes its configurations from the folder" model --from tests/data/sample --tasks 2
 bad "--from: /nonexistent/summary.csv: No such file" model --from /nonexistent --handoff-ns 40
 bad "--tasks: 0: too small" model --handoff-ns 40 --fixed-ns 1 --get-ns 1 --tasks 0

@@ -131,6 +131,39 @@ TEST(model_exact_at_two_tasks)
 	EXPECT_EQ(zf_model_predict(&in, "native", 2, 20, &o), -1);
 }
 
+/* usemem's whole clock: the gets at the faults and the puts at teardown */
+TEST(model_whole_clock_gets_and_batched_puts)
+{
+	struct zf_model_in in = { .fixed_ns = 100, .get_ns = 2, .faults_per_pass = 100,
+				  .teardown_ns = 50, .put_batch = 1 };
+	struct zf_model_out o;
+
+	/*
+	 * Four tasks, a 20 ns hand-off: at the faults F + D0 = 100 + 2 + 15 =
+	 * 117 > 4 x 22 = 88, no queue; the puts, one a move, queue: Z + D0 =
+	 * 50 + 17 = 67 < 88.
+	 */
+	ASSERT_EQ(zf_model_predict(&in, "global", 4, 20, &o), 0);
+	EXPECT_TRUE(NEAR(o.ns_per_fault, 117) && NEAR(o.life_ns, 117 + 88) && NEAR(o.put_ns, 38));
+	EXPECT_TRUE(NEAR(o.life_get_share, 17.0 / 205));
+	/* 10 puts in a row a move: U + H/10 each, never queued: 50 + 2 + 0.75 x 2 */
+	in.put_batch = 10;
+	ASSERT_EQ(zf_model_predict(&in, "global", 4, 20, &o), 0);
+	EXPECT_TRUE(NEAR(o.life_ns, 117 + 53.5) && NEAR(o.put_ns, 3.5));
+	/* 40 tasks: the puts queue again, 40 x (2 + 2) = 160 */
+	ASSERT_EQ(zf_model_predict(&in, "global", 40, 20, &o), 0);
+	EXPECT_TRUE(NEAR(o.ns_per_fault, 880) && NEAR(o.life_ns, 880 + 160));
+	/* mmflag: a get and a put per mm, spread over its faults */
+	ASSERT_EQ(zf_model_predict(&in, "mmflag", 4, 20, &o), 0);
+	EXPECT_TRUE(NEAR(o.life_ns, 150 + 2 * 17 / 100.0) && NEAR(o.put_ns, 17 / 100.0));
+	ASSERT_EQ(zf_model_predict(&in, "persistent", 4, 20, &o), 0);
+	EXPECT_TRUE(NEAR(o.life_ns, 150) && o.put_ns == 0 && o.life_get_share == 0);
+	/* no teardown known: no life figures */
+	in.teardown_ns = -1;
+	ASSERT_EQ(zf_model_predict(&in, "global", 4, 20, &o), 0);
+	EXPECT_TRUE(isnan(o.life_ns) && isnan(o.life_get_share) && NEAR(o.ns_per_fault, 117));
+}
+
 TEST(model_lost_cas_each_another_get)
 {
 	struct zf_model_in in = { .fixed_ns = 1, .get_ns = 2, .faults_per_pass = 100,
