@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `hzfbench detect --behaviour`: see detect.h. */
+/* `hzfbench detect --behaviour`, and the command line of detect: see detect.h. */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,98 +18,71 @@
 
 static const char detect_usage[] =
 "usage: hzfbench detect --behaviour --allow-drop-caches\n"
-"  Tell how the running kernel counts the huge zero folio from what it does:\n"
-"  a first process faults a huge zero page, unmaps it and stays alive; caches\n"
-"  are dropped (the shrinker frees a folio nobody holds); a second process\n"
-"  faults: a new allocation (/proc/vmstat thp_zero_page_alloc) means global.\n"
-"  Then the first exits, caches are dropped, a third faults: a new allocation\n"
-"  means mmflag, none persistent. Another process on the machine holding the\n"
-"  folio meanwhile makes mmflag look persistent: run it on a quiet machine.\n"
+"       hzfbench detect --lifecycle --allow-drop-caches [--expect WHAT]\n"
+"  Tell how the running kernel counts the huge zero folio from what it does.\n"
+"  --behaviour: a first process faults a huge zero page, unmaps it and stays\n"
+"  alive; caches are dropped (the shrinker frees a folio nobody holds); a\n"
+"  second process faults: a new allocation (/proc/vmstat thp_zero_page_alloc)\n"
+"  means global. Then the first exits, caches are dropped, a third faults: a\n"
+"  new allocation means mmflag, none persistent. Prints the verdict (exit 0,\n"
+"  also when it disagrees with the kernel's config, said in a line), or\n"
+"  \"cannot tell\" and why (exit 1).\n"
+"  --lifecycle: follow the folio through read faults, a write (COW), fork, a\n"
+"  split, mremap, munmap and exit, checking after each step, caches dropped,\n"
+"  whether a fresh fault allocates it again as the strategy says; one line a\n"
+"  step; exit 0 when its life matched, 1 on a leak or an early free (naming\n"
+"  the step) or when it cannot tell.\n"
+"  Every fault is checked in pagemap and kpageflags (root, and a kernel with\n"
+"  CONFIG_PROC_PAGE_MONITOR), and the THP counters must move by what our own\n"
+"  faults explain: run it on a quiet machine.\n"
 "  --allow-drop-caches  let it write 2 to /proc/sys/vm/drop_caches (frees every\n"
-"                       unused slab object of the machine, twice): required\n";
+"                       unused slab object of the machine, again and again): required\n"
+"  --expect WHAT        --lifecycle's strategy: behaviour (--behaviour's verdict),\n"
+"                       config (the kernel's config), global, mmflag or persistent\n"
+"                       (behaviour)\n";
+
+static const char *const fault_names[3] = { "first", "second", "third" };
 
 const char *zf_detect_decide(const struct zf_detect_counts *c, char *why, size_t len)
 {
-	const char *verdict = c->second > c->first ? "global" :
-			      c->third > c->second ? "mmflag" : "persistent";
+	/* each step is one fault of ours: it may allocate the folio once, no more */
+	static const struct zf_thp_own one_read = { .zero_allocs = 1 };
+	uint64_t pfn = 0, seen_pfn = 0;
+	const char *verdict;
+	char msg[256];
+	int i;
 
-	snprintf(why, len, "thp_zero_page_alloc %llu at the start; +%llu at the first fault, "
-		 "+%llu at the second (first still alive), +%llu at the third (first exited)",
-		 (unsigned long long)c->start, (unsigned long long)(c->first - c->start),
-		 (unsigned long long)(c->second - c->first),
-		 (unsigned long long)(c->third - c->second));
+	for (i = 0; i < 3; i++) {
+		const struct zf_thp_vmstat *before = &c->at[i], *after = &c->at[i + 1];
+
+		/* the fault's own evidence first: it says best what went wrong */
+		if (!zf_seen_huge_zero(&c->seen[i], &seen_pfn, msg, sizeof(msg)) ||
+		    zf_thp_explained(before, after, &one_read, msg, sizeof(msg))) {
+			snprintf(why, len, "the %s fault: %s", fault_names[i], msg);
+			return NULL;
+		}
+		/* the same folio unless it was allocated again (which may reuse the PFN) */
+		if (pfn && seen_pfn != pfn && after->zero_alloc == before->zero_alloc) {
+			snprintf(why, len, "the %s fault mapped a huge zero folio at PFN %#" PRIx64
+				 ", the one before at %#" PRIx64 ", with no allocation counted "
+				 "between", fault_names[i], seen_pfn, pfn);
+			return NULL;
+		}
+		pfn = seen_pfn;
+	}
+	verdict = c->at[2].zero_alloc > c->at[1].zero_alloc ? "global" :
+		  c->at[3].zero_alloc > c->at[2].zero_alloc ? "mmflag" : "persistent";
+	snprintf(why, len, "thp_zero_page_alloc %" PRIu64 " at the start; +%" PRIu64 " at the "
+		 "first fault, +%" PRIu64 " at the second (first still alive), +%" PRIu64
+		 " at the third (first exited)", c->at[0].zero_alloc,
+		 c->at[1].zero_alloc - c->at[0].zero_alloc, c->at[2].zero_alloc - c->at[1].zero_alloc,
+		 c->at[3].zero_alloc - c->at[2].zero_alloc);
 	return verdict;
 }
 
-static int zero_allocs(uint64_t *v)
+bool zf_detect_disagrees(const char *verdict, const char *config_strategy)
 {
-	struct zf_vmstat vm;
-	int err = zf_vmstat_read(&vm);
-
-	if (!err)
-		*v = vm.thp_zero_page_alloc;
-	return err;
-}
-
-/* one huge-page read fault in a fresh madvised region, then munmap */
-static void fault_once(void)
-{
-	const size_t huge = 2UL << 20;
-	char *map = mmap(NULL, 2 * huge, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0), *region;
-
-	if (map == MAP_FAILED)
-		_exit(3);
-	region = map + (huge - (uintptr_t)map % huge) % huge;
-	if (madvise(region, huge, MADV_HUGEPAGE))
-		_exit(4);
-	(void)*(volatile char *)region;
-	munmap(map, 2 * huge);
-}
-
-/*
- * A process that faults once; with hold, it then waits until told to exit:
- * hold_fd reads end of file once every copy of the pipe's other end,
- * hold_other, is closed, its own copy first.
- */
-static pid_t faulter(int ready_fd, int hold_fd, int hold_other)
-{
-	pid_t pid = fork();
-	char c = 0;
-
-	if (pid)
-		return pid;
-	if (hold_other >= 0)
-		close(hold_other);
-	fault_once();
-	if (ready_fd >= 0 && write(ready_fd, &c, 1) != 1)
-		_exit(5);
-	if (hold_fd >= 0 && read(hold_fd, &c, 1) < 0)
-		_exit(6);
-	_exit(0);
-}
-
-static int reaped(pid_t pid)
-{
-	int status;
-
-	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status) ?
-	       0 : -ECHILD;
-}
-
-/* the slab shrinkers, the huge zero folio's among them */
-static int drop_slab(void)
-{
-	FILE *f = fopen("/proc/sys/vm/drop_caches", "w");
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	if (fputs("2\n", f) == EOF)
-		err = -EIO;
-	if (fclose(f) && !err)
-		err = -errno;
-	return err;
+	return strcmp(config_strategy, "unknown") && strcmp(verdict, config_strategy);
 }
 
 /*
@@ -145,63 +118,102 @@ static int probe_elsewhere(char *why, size_t len)
 	return mapped;
 }
 
-/* caches dropped, one fault by a new process, and the allocations so far */
-static int drop_then_fault(uint64_t *allocs)
+/* caches dropped, one fault by a new process: what it saw, and the counters after */
+static int drop_then_fault(struct zf_fault_seen *seen, struct zf_thp_vmstat *after)
 {
-	int err = drop_slab();
+	int err = zf_drop_slab();
+
+	if (!err)
+		err = zf_fault_elsewhere(seen);
+	return err ? err : zf_thp_vmstat_read(after, NULL);
+}
+
+/* the first process: faults, reports, unmaps, and lives until hold is closed */
+static pid_t first_faulter(struct zf_fault_seen *seen, int hold[2])
+{
+	int report[2];
 	pid_t pid;
 
-	if (err)
-		return err;
-	pid = faulter(-1, -1, -1);
-	err = pid < 0 ? -errno : reaped(pid);
-	return err ? err : zero_allocs(allocs);
+	if (pipe(report))
+		return -errno;
+	pid = zf_faulter(report[1], hold[0], hold[1]);
+	close(report[1]);
+	if (pid > 0 && read(report[0], seen, sizeof(*seen)) != sizeof(*seen)) {
+		kill(pid, SIGKILL);
+		zf_reaped(pid);
+		pid = -EIO;
+	}
+	close(report[0]);
+	return pid;
+}
+
+const char *zf_detect_behaviour(struct zf_detect_counts *c, char *why, size_t len)
+{
+	const char *missing = NULL;
+	struct zf_sysinfo si;
+	int hold[2], err;
+	pid_t first;
+
+	memset(c, 0, sizeof(*c));
+	zf_sysinfo_read(&si);
+	if (zf_thp_usable(&si, why, len) || probe_elsewhere(why, len) <= 0)
+		return NULL;
+	if (zf_thp_vmstat_read(&c->at[0], &missing)) {
+		snprintf(why, len, "%s: not there (it takes CONFIG_TRANSPARENT_HUGEPAGE and "
+			 "CONFIG_VM_EVENT_COUNTERS)", missing);
+		return NULL;
+	}
+	if (pipe(hold)) {
+		snprintf(why, len, "pipe: %s", strerror(errno));
+		return NULL;
+	}
+	first = first_faulter(&c->seen[0], hold);
+	err = first < 0 ? (int)first : zf_thp_vmstat_read(&c->at[1], NULL);
+	if (!err)
+		err = drop_then_fault(&c->seen[1], &c->at[2]);
+	close(hold[1]);	/* the first exits */
+	close(hold[0]);
+	if (first > 0 && zf_reaped(first) && !err)
+		err = -ECHILD;
+	if (!err)
+		err = drop_then_fault(&c->seen[2], &c->at[3]);
+	if (err) {
+		snprintf(why, len, "%s", err == -ECHILD ? "a faulting process failed" :
+			 strerror(-err));
+		return NULL;
+	}
+	return zf_detect_decide(c, why, len);
 }
 
 static int behaviour(void)
 {
-	struct zf_detect_counts c = { 0 };
-	int ready[2], hold[2], err;
-	char why[512], x;
+	struct zf_detect_counts c;
 	struct zf_sysinfo si;
-	pid_t first;
+	const char *verdict;
+	char why[512], seen[3][96];
+	uint64_t pfn;
+	int i;
 
+	verdict = zf_detect_behaviour(&c, why, sizeof(why));
+	if (!verdict) {
+		zf_thp_pmd_note(why, sizeof(why));
+		fprintf(stderr, "hzfbench: detect: cannot tell: %s\n", why);
+		return 1;
+	}
 	zf_sysinfo_read(&si);
-	if (zf_thp_usable(&si, why, sizeof(why))) {
-		fprintf(stderr, "hzfbench: detect: cannot tell: %s\n", why);
-		return 1;
+	for (i = 0; i < 3; i++) {
+		zf_seen_huge_zero(&c.seen[i], &pfn, seen[i], sizeof(seen[i]));
+		snprintf(seen[i], sizeof(seen[i]), "%#" PRIx64, pfn);
 	}
-	if (probe_elsewhere(why, sizeof(why)) <= 0) {
-		fprintf(stderr, "hzfbench: detect: cannot tell: %s\n", why);
-		return 1;
-	}
-	if (pipe(ready) || pipe(hold)) {
-		fprintf(stderr, "hzfbench: detect: pipe: %s\n", strerror(errno));
-		return 1;
-	}
-	err = zero_allocs(&c.start);
-	first = err ? -1 : faulter(ready[1], hold[0], hold[1]);
-	if (first < 0 || read(ready[0], &x, 1) != 1 || zero_allocs(&c.first)) {
-		fprintf(stderr, "hzfbench: detect: the first process: %s\n",
-			err ? "/proc/vmstat has no thp_zero_page_alloc" : "did not fault");
-		if (first > 0)
-			kill(first, SIGKILL);
-		return 1;
-	}
-	err = drop_then_fault(&c.second);
-	close(hold[1]);	/* the first exits */
-	if (reaped(first) && !err)
-		err = -ECHILD;
-	if (!err)
-		err = drop_then_fault(&c.third);
-	if (err) {
-		fprintf(stderr, "hzfbench: detect: %s\n", err == -ECHILD ? "a faulting process failed" :
-			strerror(-err));
-		return 1;
-	}
-	printf("%s\n", zf_detect_decide(&c, why, sizeof(why)));
-	printf("  %s\n  the kernel's config says: %s (CONFIG_PERSISTENT_HUGE_ZERO_FOLIO=%s, %s)\n",
-	       why, si.kernel_strategy, si.persistent_huge_zero_folio, si.kernel_release);
+	printf("%s\n  %s\n", verdict, why);
+	printf("  each fault mapped the huge zero folio (pagemap, kpageflags: zero page, THP), "
+	       "PFN %s, %s, %s; no fallback, no failed allocation, no other huge fault\n",
+	       seen[0], seen[1], seen[2]);
+	printf("  the kernel's config says: %s (CONFIG_PERSISTENT_HUGE_ZERO_FOLIO=%s, %s)\n",
+	       si.kernel_strategy, si.persistent_huge_zero_folio, si.kernel_release);
+	if (zf_detect_disagrees(verdict, si.kernel_strategy))
+		printf("  %s disagrees with the kernel's config (%s): the kernel counts otherwise "
+		       "than its release and config say (a patch?)\n", verdict, si.kernel_strategy);
 	return 0;
 }
 
@@ -209,10 +221,16 @@ int zf_detect_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "behaviour", no_argument, NULL, 'b' }, { "behavior", no_argument, NULL, 'b' },
+		{ "lifecycle", no_argument, NULL, 'l' },
 		{ "allow-drop-caches", no_argument, NULL, 'a' },
+		{ "expect", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	bool behave = false, allow = false;
+	static const char *const expects[] = { "behaviour", "config", "global", "mmflag",
+					       "persistent" };
+	bool behave = false, lifecycle = false, allow = false;
+	const char *expect = NULL;
+	size_t i;
 	int c;
 
 	optind = 1;
@@ -220,24 +238,43 @@ int zf_detect_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': behave = true; break;
+		case 'l': lifecycle = true; break;
 		case 'a': allow = true; break;
+		case 'e': expect = optarg; break;
 		case 'h': printf("%s", detect_usage); return 0;
 		default: return zf_opt_unknown("detect", argv);
 		}
 	}
 	if (zf_opt_no_operands("detect", argc, argv))
 		return 2;
-	if (!behave) {
-		fprintf(stderr, "hzfbench: detect: --behaviour is needed (the one way it detects; "
-			"hzfbench detect --help)\n");
+	if (!behave && !lifecycle) {
+		fprintf(stderr, "hzfbench: detect: --behaviour or --lifecycle is needed (the ways "
+			"it detects; hzfbench detect --help)\n");
+		return 2;
+	}
+	if (behave && lifecycle) {
+		fprintf(stderr, "hzfbench: detect: --behaviour and --lifecycle: one or the other\n");
+		return 2;
+	}
+	if (expect && !lifecycle) {
+		fprintf(stderr, "hzfbench: detect: --expect: %s: only --lifecycle expects a "
+			"strategy\n", expect);
+		return 2;
+	}
+	for (i = 0; expect && i < sizeof(expects) / sizeof(expects[0]); i++)
+		if (!strcmp(expect, expects[i]))
+			break;
+	if (expect && i == sizeof(expects) / sizeof(expects[0])) {
+		fprintf(stderr, "hzfbench: detect: --expect: %s: not behaviour, config, global, "
+			"mmflag or persistent\n", expect);
 		return 2;
 	}
 	if (!allow) {
 		fprintf(stderr, "hzfbench: detect: --allow-drop-caches is needed: telling the "
 			"strategies apart takes the shrinker freeing an unused huge zero folio, "
 			"which writing 2 to /proc/sys/vm/drop_caches does (for every unused slab "
-			"object of the machine, twice)\n");
+			"object of the machine, again and again)\n");
 		return 2;
 	}
-	return behaviour();
+	return lifecycle ? zf_lifecycle_main(expect ? expect : "behaviour") : behaviour();
 }

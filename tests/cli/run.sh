@@ -211,10 +211,15 @@ bad_as_is "--ungated: ,,,,,,,,,,,,: more fields than the key has" compare "$samp
 bad_as_is "history: FILE and DIR are needed" history
 bad_as_is "history: /nonexistent: not a results folder (no meta.json)" history "$tmp/h.csv" /nonexistent
 bad_as_is "--tasks: 99999999999999999999999: too large" topo --tasks 99999999999999999999999
-bad_as_is "detect: --behaviour is needed" detect
+bad_as_is "detect: --behaviour or --lifecycle is needed" detect
 bad_as_is "detect: --allow-drop-caches is needed" detect --behaviour
+bad_as_is "detect: --allow-drop-caches is needed" detect --lifecycle
 bad_as_is "detect: --bogus: unknown option" detect --behaviour --bogus
 bad_as_is "detect: now: unexpected argument" detect --behaviour --allow-drop-caches now
+bad_as_is "detect: --behaviour and --lifecycle: one or the other" detect --behaviour --lifecycle --allow-drop-caches
+bad_as_is "detect: --expect: global: only --lifecycle expects a strategy" detect --behaviour --allow-drop-caches --expect global
+bad_as_is "detect: --expect: native: not behaviour, config, global, mmflag or persistent" detect --lifecycle --allow-drop-caches --expect native
+bad_as_is "detect: --expect: needs a value" detect --lifecycle --allow-drop-caches --expect
 bad_as_is "--sample-ms: 0: too small" doctor --sample-ms 0
 bad_as_is "--sample-ms: 1e3: not a number" doctor --sample-ms 1e3
 bad_as_is "doctor: --json and --warnings: one or the other" doctor --json --warnings

@@ -1,26 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0
-/* detect --behaviour's decision on fabricated /proc/vmstat sequences. */
+/*
+ * detect's decisions on fabricated /proc/vmstat sequences and fabricated
+ * pagemap/kpageflags evidence: --behaviour's verdicts and its "cannot
+ * tell"s, --lifecycle's judgements.
+ */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../../harness/detect.h"
-#include "../../harness/kcheck.h"
 #include "test.h"
 
-/* four /proc/vmstat texts, as the four steps would read them */
-static const char *decide(const char *const vmstat[4], char *why, size_t len)
+/* /proc/vmstat text: thp_zero_page_alloc, _failed, thp_fault_fallback, thp_fault_alloc, thp_split_pmd */
+#define VM(zero, failed, fallback, thp, split)						\
+	"nr_free_pages 5747381\nthp_fault_alloc " #thp "\nthp_fault_fallback " #fallback	\
+	"\nthp_fault_fallback_charge 0\nthp_split_pmd " #split "\nthp_zero_page_alloc "	\
+	#zero "\nthp_zero_page_alloc_failed " #failed "\n"
+/* the common case: only thp_zero_page_alloc moves */
+#define VMSTAT(n)	VM(n, 0, 0, 12, 3)
+
+#define HUGE_ZERO_FLAGS	(1ULL << ZF_KPF_ZERO_PAGE | 1ULL << ZF_KPF_THP)
+/* what a process that mapped the huge zero folio at pfn saw */
+#define SEEN(pfn)	{ .pagemap = ZF_PM_PRESENT | (pfn), .kpageflags = HUGE_ZERO_FLAGS }
+
+/* four /proc/vmstat texts, as the four steps would read them, and the three faults' views */
+static const char *decide(const char *const vmstat[4], const struct zf_fault_seen seen[3],
+			  char *why, size_t len)
 {
-	struct zf_detect_counts c = { 0 };
-	uint64_t *steps[4] = { &c.start, &c.first, &c.second, &c.third };
+	struct zf_detect_counts c;
 	int i;
 
+	memset(&c, 0, sizeof(c));
 	for (i = 0; i < 4; i++)
-		if (zf_vmstat_value(vmstat[i], "thp_zero_page_alloc", steps[i]))
+		if (zf_thp_vmstat_parse(vmstat[i], &c.at[i], NULL))
 			return "unreadable";
+	memcpy(c.seen, seen, sizeof(c.seen));
 	return zf_detect_decide(&c, why, len);
 }
 
-#define VMSTAT(n)	"nr_free_pages 5747381\nthp_zero_page_alloc " #n "\nthp_zero_page_alloc_failed 0\n"
+static const struct zf_fault_seen same[3] = { SEEN(0x3000), SEEN(0x3000), SEEN(0x3000) };
 
 TEST(detect_decision_table)
 {
@@ -33,15 +51,201 @@ TEST(detect_decision_table)
 	/* 6.18 with CONFIG_PERSISTENT_HUGE_ZERO_FOLIO: allocated at boot, never again */
 	static const char *const persistent[4] = { VMSTAT(1), VMSTAT(1), VMSTAT(1), VMSTAT(1) };
 	static const char *const torn[4] = { VMSTAT(1), "thp_fault_alloc 3\n", VMSTAT(1), VMSTAT(1) };
+	/* a reallocated folio may come back at another PFN, or at the same */
+	static const struct zf_fault_seen moved[3] = { SEEN(0x3000), SEEN(0x5e00), SEEN(0x3000) };
 	char why[512];
 
-	EXPECT_STREQ(decide(global, why, sizeof(why)), "global");
+	EXPECT_STREQ(decide(global, same, why, sizeof(why)), "global");
 	EXPECT_STREQ(why, "thp_zero_page_alloc 0 at the start; +1 at the first fault, +1 at the "
 		     "second (first still alive), +1 at the third (first exited)");
-	EXPECT_STREQ(decide(global_held, why, sizeof(why)), "global");
-	EXPECT_STREQ(decide(mmflag, why, sizeof(why)), "mmflag");
+	EXPECT_STREQ(decide(global, moved, why, sizeof(why)), "global");
+	EXPECT_STREQ(decide(global_held, same, why, sizeof(why)), "global");
+	EXPECT_STREQ(decide(mmflag, same, why, sizeof(why)), "mmflag");
 	EXPECT_TRUE(strstr(why, "+0 at the second (first still alive), +1 at the third") != NULL);
-	EXPECT_STREQ(decide(persistent, why, sizeof(why)), "persistent");
+	EXPECT_STREQ(decide(persistent, same, why, sizeof(why)), "persistent");
 	EXPECT_TRUE(strstr(why, "+0 at the first fault, +0 at the second") != NULL);
-	EXPECT_STREQ(decide(torn, why, sizeof(why)), "unreadable");
+	EXPECT_STREQ(decide(torn, same, why, sizeof(why)), "unreadable");
+}
+
+/* every doubt is "cannot tell" (NULL), never a verdict, and why names the fault */
+TEST(detect_cannot_tell_counters)
+{
+	/* the second fault fell back to 4 KiB: no allocation, but no huge zero PMD either */
+	static const char *const fallback[4] = { VMSTAT(0), VMSTAT(1), VM(1, 0, 1, 12, 3),
+						 VM(2, 0, 1, 12, 3) };
+	/* the third fault's allocation failed: persistent it is not */
+	static const char *const failed[4] = { VMSTAT(0), VMSTAT(1), VMSTAT(1),
+					       VM(1, 1, 1, 12, 3) };
+	static const char *const failed_alone[4] = { VMSTAT(0), VMSTAT(1), VMSTAT(1),
+						     VM(1, 1, 0, 12, 3) };
+	/* another process faulted too: two allocations in one of our steps */
+	static const char *const foreign_zero[4] = { VMSTAT(0), VMSTAT(1), VMSTAT(3), VMSTAT(3) };
+	/* another process took huge-page faults meanwhile (it may have mapped the folio) */
+	static const char *const foreign_thp[4] = { VMSTAT(1), VM(1, 0, 0, 13, 3), VMSTAT(1),
+						    VMSTAT(1) };
+	/* someone's huge PMD split meanwhile */
+	static const char *const foreign_split[4] = { VMSTAT(1), VMSTAT(1), VM(1, 0, 0, 12, 4),
+						      VM(1, 0, 0, 12, 4) };
+	char why[512];
+
+	EXPECT_TRUE(decide(fallback, same, why, sizeof(why)) == NULL);
+	EXPECT_STREQ(why, "the second fault: thp_fault_fallback +1: a huge-page fault fell back "
+		     "to 4 KiB pages");
+	EXPECT_TRUE(decide(failed, same, why, sizeof(why)) == NULL);
+	EXPECT_TRUE(strstr(why, "the third fault: thp_fault_fallback +1") == why);
+	EXPECT_TRUE(decide(failed_alone, same, why, sizeof(why)) == NULL);
+	EXPECT_STREQ(why, "the third fault: thp_zero_page_alloc_failed +1: the huge zero folio "
+		     "could not be allocated");
+	EXPECT_TRUE(decide(foreign_zero, same, why, sizeof(why)) == NULL);
+	EXPECT_STREQ(why, "the second fault: thp_zero_page_alloc +2, more than our faults explain "
+		     "(1 at most): another process faulted meanwhile");
+	EXPECT_TRUE(decide(foreign_thp, same, why, sizeof(why)) == NULL);
+	EXPECT_STREQ(why, "the first fault: thp_fault_alloc +1 where our faults allocated 0: "
+		     "another process took huge-page faults meanwhile");
+	EXPECT_TRUE(decide(foreign_split, same, why, sizeof(why)) == NULL);
+	EXPECT_TRUE(strstr(why, "the second fault: thp_split_pmd +1 where we split 0") == why);
+}
+
+TEST(detect_cannot_tell_pagemap)
+{
+	static const char *const persistent[4] = { VMSTAT(1), VMSTAT(1), VMSTAT(1), VMSTAT(1) };
+	static const char *const global[4] = { VMSTAT(0), VMSTAT(1), VMSTAT(2), VMSTAT(3) };
+	/* THP never for the fault (thp_anon=2M:never, PR_SET_THP_DISABLE): the 4 KiB zero page */
+	static const struct zf_fault_seen small[3] = {
+		SEEN(0x3000), { .pagemap = ZF_PM_PRESENT | 0x1f0a, .kpageflags = 1ULL << ZF_KPF_ZERO_PAGE },
+		SEEN(0x3000) };
+	/* use_zero_page 0, pvm_no_zero_page=1: a huge page of its own */
+	static const struct zf_fault_seen real[3] = {
+		{ .pagemap = ZF_PM_PRESENT | 0x8400, .kpageflags = 1ULL << ZF_KPF_THP | 1 << 11 },
+		SEEN(0x3000), SEEN(0x3000) };
+	/* not root: pagemap hides the PFN */
+	static const struct zf_fault_seen hidden[3] = {
+		SEEN(0x3000), SEEN(0x3000), { .pagemap = ZF_PM_PRESENT } };
+	/* no CONFIG_PROC_PAGE_MONITOR */
+	static const struct zf_fault_seen nopagemap[3] = {
+		{ .err = -ENOENT, .err_step = ZF_SEEN_PAGEMAP }, SEEN(0x3000), SEEN(0x3000) };
+	/* another folio with no allocation counted between */
+	static const struct zf_fault_seen moved[3] = { SEEN(0x3000), SEEN(0x3000), SEEN(0x5e00) };
+	char why[512];
+
+	EXPECT_TRUE(decide(persistent, small, why, sizeof(why)) == NULL);
+	EXPECT_STREQ(why, "the second fault: pagemap shows no huge zero folio at the faulted "
+		     "address: PFN 0x1f0a: zero page, not THP (the 4 KiB zero page)");
+	EXPECT_TRUE(decide(persistent, real, why, sizeof(why)) == NULL);
+	EXPECT_TRUE(strstr(why, "the first fault: pagemap shows no huge zero folio at the faulted "
+			   "address: PFN 0x8400: THP, not zero page") == why);
+	EXPECT_TRUE(decide(persistent, hidden, why, sizeof(why)) == NULL);
+	EXPECT_TRUE(strstr(why, "present, PFN hidden (reading PFNs takes CAP_SYS_ADMIN)") != NULL);
+	EXPECT_TRUE(decide(persistent, nopagemap, why, sizeof(why)) == NULL);
+	EXPECT_STREQ(why, "the first fault: /proc/self/pagemap: No such file or directory");
+	EXPECT_TRUE(decide(persistent, moved, why, sizeof(why)) == NULL);
+	EXPECT_STREQ(why, "the third fault mapped a huge zero folio at PFN 0x5e00, the one before "
+		     "at 0x3000, with no allocation counted between");
+	/* the same PFNs where each was an allocation: fine */
+	EXPECT_STREQ(decide(global, moved, why, sizeof(why)), "global");
+}
+
+TEST(detect_config_disagreement)
+{
+	/* the global patch's kernel: its release and config say mmflag */
+	EXPECT_TRUE(zf_detect_disagrees("global", "mmflag"));
+	EXPECT_TRUE(!zf_detect_disagrees("mmflag", "mmflag"));
+	EXPECT_TRUE(!zf_detect_disagrees("persistent", "unknown"));
+}
+
+TEST(detect_vmstat_parse)
+{
+	struct zf_thp_vmstat v;
+	const char *missing = NULL;
+
+	ASSERT_EQ(zf_thp_vmstat_parse(VM(4, 5, 6, 7, 8), &v, &missing), 0);
+	EXPECT_EQ(v.zero_alloc, 4);
+	EXPECT_EQ(v.zero_alloc_failed, 5);
+	EXPECT_EQ(v.fault_fallback, 6);
+	EXPECT_EQ(v.fault_alloc, 7);
+	EXPECT_EQ(v.split_pmd, 8);
+	/* a kernel without CONFIG_VM_EVENT_COUNTERS has none of them */
+	EXPECT_EQ(zf_thp_vmstat_parse("nr_free_pages 5\n", &v, &missing), -ENOENT);
+	EXPECT_STREQ(missing, "thp_zero_page_alloc");
+}
+
+/* --- --lifecycle --- */
+
+static enum zf_lc_judgement judge(const char *strategy, enum zf_lc_check check, const char *before,
+				  const char *after, struct zf_fault_seen seen, uint64_t pfn,
+				  char *why, size_t len)
+{
+	struct zf_thp_vmstat b, a;
+
+	if (zf_thp_vmstat_parse(before, &b, NULL) || zf_thp_vmstat_parse(after, &a, NULL))
+		return -1;
+	return zf_lifecycle_judge(strategy, check, &b, &a, &seen, pfn, why, len);
+}
+
+TEST(lifecycle_expectations)
+{
+	/* start, held, unmapped (the mm lives), exited: does a fresh fault allocate? */
+	static const struct { const char *s; int want[4]; } table[] = {
+		{ "global", { 1, 0, 1, 1 } },
+		{ "mmflag", { 1, 0, 0, 1 } },
+		{ "persistent", { 0, 0, 0, 0 } },
+	};
+	size_t i;
+	int k;
+
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		for (k = ZF_LC_START; k <= ZF_LC_EXITED; k++)
+			EXPECT_EQ(zf_lifecycle_expect(table[i].s, k), table[i].want[k]);
+	EXPECT_EQ(zf_lifecycle_expect("native", ZF_LC_HELD), -1);
+}
+
+TEST(lifecycle_judgements)
+{
+	struct zf_fault_seen at = SEEN(0x3000), elsewhere = SEEN(0x5e00);
+	struct zf_fault_seen small = { .pagemap = ZF_PM_PRESENT | 0x1f0a,
+				       .kpageflags = 1ULL << ZF_KPF_ZERO_PAGE };
+	char why[512];
+
+	/* the fixed global: the last PMD gone (COW), freed, allocated again at the fresh fault */
+	EXPECT_EQ(judge("global", ZF_LC_UNMAPPED, VMSTAT(4), VMSTAT(5), elsewhere, 0x3000, why,
+			sizeof(why)), ZF_LC_OK);
+	EXPECT_STREQ(why, "thp_zero_page_alloc +1, want +1 (global: no PMD maps it: freed)");
+	/* the leaky global: the write after the read kept a reference */
+	EXPECT_EQ(judge("global", ZF_LC_UNMAPPED, VMSTAT(4), VMSTAT(4), at, 0x3000, why,
+			sizeof(why)), ZF_LC_LEAK);
+	EXPECT_STREQ(why, "thp_zero_page_alloc +0, want +1 (global: no PMD maps it: freed)");
+	/* mmflag keeps it while the mm lives; freeing it then is early */
+	EXPECT_EQ(judge("mmflag", ZF_LC_UNMAPPED, VMSTAT(4), VMSTAT(4), at, 0x3000, why,
+			sizeof(why)), ZF_LC_OK);
+	EXPECT_EQ(judge("mmflag", ZF_LC_UNMAPPED, VMSTAT(4), VMSTAT(5), at, 0x3000, why,
+			sizeof(why)), ZF_LC_EARLY_FREE);
+	/* freed while a PMD maps it, under any strategy */
+	EXPECT_EQ(judge("global", ZF_LC_HELD, VMSTAT(4), VMSTAT(5), at, 0x3000, why, sizeof(why)),
+		  ZF_LC_EARLY_FREE);
+	EXPECT_EQ(judge("persistent", ZF_LC_EXITED, VMSTAT(1), VMSTAT(2), at, 0x3000, why,
+			sizeof(why)), ZF_LC_EARLY_FREE);
+	EXPECT_EQ(judge("mmflag", ZF_LC_EXITED, VMSTAT(1), VMSTAT(1), at, 0x3000, why,
+			sizeof(why)), ZF_LC_LEAK);
+	/* at the start, a folio that survived the drop is someone else's doing */
+	EXPECT_EQ(judge("global", ZF_LC_START, VMSTAT(1), VMSTAT(1), at, 0, why, sizeof(why)),
+		  ZF_LC_CANNOT_TELL);
+	EXPECT_TRUE(strstr(why, "another process holds it") != NULL);
+	EXPECT_EQ(judge("persistent", ZF_LC_START, VMSTAT(1), VMSTAT(1), at, 0, why, sizeof(why)),
+		  ZF_LC_OK);
+	/* doubts: a fallback, a foreign allocation, the 4 KiB zero page, another PFN */
+	EXPECT_EQ(judge("global", ZF_LC_UNMAPPED, VMSTAT(4), VM(4, 0, 1, 12, 3), at, 0x3000, why,
+			sizeof(why)), ZF_LC_CANNOT_TELL);
+	EXPECT_STREQ(why, "the fresh fault: thp_fault_fallback +1: a huge-page fault fell back to "
+		     "4 KiB pages");
+	EXPECT_EQ(judge("global", ZF_LC_UNMAPPED, VMSTAT(4), VMSTAT(6), elsewhere, 0x3000, why,
+			sizeof(why)), ZF_LC_CANNOT_TELL);
+	EXPECT_EQ(judge("global", ZF_LC_HELD, VMSTAT(4), VMSTAT(4), small, 0x3000, why,
+			sizeof(why)), ZF_LC_CANNOT_TELL);
+	EXPECT_TRUE(strstr(why, "the 4 KiB zero page") != NULL);
+	EXPECT_EQ(judge("global", ZF_LC_HELD, VMSTAT(4), VMSTAT(4), elsewhere, 0x3000, why,
+			sizeof(why)), ZF_LC_CANNOT_TELL);
+	EXPECT_STREQ(why, "the fresh fault mapped a huge zero folio at PFN 0x5e00 where the folio "
+		     "was at 0x3000, with no allocation counted");
+	EXPECT_EQ(judge("native", ZF_LC_HELD, VMSTAT(4), VMSTAT(4), at, 0x3000, why, sizeof(why)),
+		  ZF_LC_CANNOT_TELL);
 }
