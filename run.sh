@@ -26,7 +26,11 @@ usage: ./run.sh [options] [-- sweep options...]
   --min-ms MS      each repetition lasts at least this long (default 100)
   --size BYTES     each task's region a pass, K/M/G/T (default 16G: 8192 faults of
                    2 MiB; the sweep's own default is 100G)
-  --fault-ns NS    busy work per fault standing for the rest of the fault path (default 0)
+  --fault-ns NS|auto  busy work per emulated fault standing for the rest of the fault
+                   path: a real fault's regime (default auto: the running kernel's own
+                   huge zero read fault, timed here, where it maps the folio; else
+                   2000 ns, DESIGN.md's 1.7-2.5 us); a --fault-ns 0 stress sweep of
+                   global, mmflag and persistent goes beside it into DIR/stress/
   --tasks LIST     task counts (default pow2: 1, 2, 4, ... and the CPU count)
   --no-kernel      emulated faults only (no real huge-page read faults)
   --set-thp MODE   set THP to MODE (madvise or always) for the run's real faults and
@@ -71,7 +75,7 @@ Anything after -- goes to `hzfbench sweep` as it is (see `build/hzfbench sweep -
 TXT
 }
 
-out='' reps=auto max_reps=7 target_ci=2 tag='' min_ms=100 size=16G fault_ns=0 tasks=pow2 install=1 kernel=1 set_thp='' perf=()
+out='' reps=auto max_reps=7 target_ci=2 tag='' min_ms=100 size=16G fault_ns=auto tasks=pow2 install=1 kernel=1 set_thp='' perf=()
 ci=0 history=results/history.csv baseline='' threshold=50 fresh_c2c=0 ungated=() kernels=0
 plan=0 with_plan=0 c2c_pairs=1000 c2c_rounds=20000 zero_size=64M
 while [ $# -gt 0 ]; do
@@ -113,6 +117,10 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
+if [ "$fault_ns" != auto ] && ! [[ $fault_ns =~ ^[0-9]+$ ]]; then
+	echo "run.sh: --fault-ns: $fault_ns: not a number of ns or auto" >&2
+	exit 2
+fi
 if [ "${#ungated[@]}" -gt 0 ] && [ -z "$baseline" ]; then
 	echo "run.sh: --ungated: ${ungated[1]}: needs --ci --baseline" >&2
 	exit 2
@@ -216,6 +224,34 @@ elif [ "$kernel" -eq 1 ]; then
 		echo "run.sh: THP is off or the huge zero page disabled: emulated faults only" >&2
 	fi
 fi
+# the emulated faults' regime: a real fault's work between two gets, where the
+# model holds (docs/model.md); --fault-ns 0, a fault of no work, is the stress
+# sweep beside it
+fault_ns_said=''
+if [ "$fault_ns" = auto ]; then
+	fault_ns=2000 fault_ns_said="a stated default: DESIGN.md's steady THP zero-page read fault, 1.7-2.5 us"
+	if [[ $faults == *kernel* ]] && [ "$plan" -eq 0 ]; then
+		ft=$(mktemp -d)
+		if $bin run --fault kernel --strategy native --tasks 1 --reps 3 --min-ms 50 --events none \
+			--quiet --out "$ft/r" >/dev/null 2>&1; then
+			kf=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+				{ printf "%.0f", $c["ns_per_fault_median"] }' "$ft/r/summary.csv")
+			[ -n "$kf" ] && [ "$kf" -gt 0 ] &&
+				fault_ns=$kf fault_ns_said="this kernel's own huge zero read fault, timed now (native, 1 task)"
+		fi
+		rm -rf "$ft"
+	elif [[ $faults == *kernel* ]]; then
+		fault_ns_said="$fault_ns_said (--plan: the kernel's own fault is timed when it runs)"
+	fi
+	echo "run.sh: --fault-ns auto: $fault_ns ns, $fault_ns_said"
+fi
+stress=0
+[ "$fault_ns" -gt 0 ] && stress=1
+# shellcheck disable=SC2054 # the commas are hzfbench's list syntax
+st_args=(sweep --strategies global,mmflag,persistent --faults emulated --fault-ns 0 --tasks "$tasks"
+	--task-kinds thread,process --placements "$placements" --reps "$reps" --min-ms "$min_ms"
+	--size "$size" --events none --quiet "${tagged[@]}")
+[ "$reps" = auto ] && st_args+=(--max-reps "$max_reps" --target-ci "$target_ci")
 # shellcheck disable=SC2054 # the commas are hzfbench's list syntax
 args=(sweep --strategies "$strategies" --faults "$faults" --tasks "$tasks"
 	--task-kinds thread,process --placements "$placements"
@@ -258,6 +294,9 @@ make_plan() {
 		stage_plan c2c "${c2c_args[@]}" --contention || return 1
 		[ "$virt" -eq 0 ] || stage_plan "c2c before the sweep (a virtual machine)" "${c2c_args[@]}" || return 1
 	fi
+	if [ "$stress" -eq 1 ]; then
+		stage_plan "stress (--fault-ns 0)" "${st_args[@]}" || return 1
+	fi
 	stage_plan lifecycle "${lc_args[@]}" || return 1
 	stage_plan zeroout "${zo_args[@]}" || return 1
 	echo "plan: report: about $report_s s"
@@ -299,6 +338,12 @@ stage sweep
 for what in "${perf[@]}"; do
 	echo "perf $what: $(tools/perf-wrap.sh "$out" "$what")"
 done
+if [ "$stress" -eq 1 ]; then
+	# the same strategies with no work between gets: where global's line stays put
+	stage stress
+	"$bin" "${st_args[@]}" --out "$out/stress" >"$out/stress.log" 2>&1 ||
+		echo "stress: the --fault-ns 0 sweep failed, $? (see $out/stress.log)" >&2
+fi
 
 stage c2c
 # the hand-off matrix: once per machine (host and CPU count), then reused; but a
@@ -333,8 +378,19 @@ else
 		stage model
 		"$bin" model --from "$out" >"$out/model.txt" 2>&1 ||
 			echo "model: no prediction (see $out/model.txt)" >&2
-		# measured beside predicted for global, the strategy the model is about
+		# measured beside predicted for global, the strategy the model is about;
+		# each regime with its verdict: a ratio, or why it is outside the model
+		echo "model: the real-fault regime (--fault-ns $fault_ns):"
 		awk '$1 == "strategy" || $1 == "global" || ($1 == "retries:" && $2 == "global")' "$out/model.txt" | sed 's/^/model: /'
+		if [ "$stress" -eq 1 ] && [ -s "$out/stress/summary.csv" ]; then
+			cp "$out/c2c.csv" "$out/c2c-pus.csv" "$out/stress/"
+			[ ! -s "$out/c2c-contention.csv" ] || cp "$out/c2c-contention.csv" "$out/stress/"
+			"$bin" model --from "$out/stress" >"$out/stress/model.txt" 2>&1 ||
+				echo "model: no prediction for the stress sweep (see $out/stress/model.txt)" >&2
+			echo "model: the stress (--fault-ns 0, a fault of no work):"
+			awk '$1 == "strategy" || $1 == "global" || ($1 == "retries:" && $2 == "global")' \
+				"$out/stress/model.txt" | sed 's/^/model: /'
+		fi
 		if [ -n "$before" ] && [ -s "$before/m/c2c.csv" ]; then
 			cp "$before/m/c2c.csv" "$out/c2c-before.csv"
 			read -r h0 h1 < <(echo "$(mean_handoff "$out/c2c-before.csv") $(mean_handoff "$out/c2c.csv")")
@@ -373,6 +429,9 @@ else
 	echo "zeroout: failed, $(ended $?) (see $out/zeroout.log)" >&2
 fi
 stage report
+if [ "$stress" -eq 1 ] && [ -s "$out/stress/summary.csv" ]; then
+	"$bin" report "$out/stress" >/dev/null 2>&1 || echo "stress: no report (see $out/stress)" >&2
+fi
 "$bin" report "$out"	# the charts (plots/) and report.html
 stage end
 { echo stage,seconds; printf '%s\n' "${stages[@]}"; } >"$out/stages.csv"

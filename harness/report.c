@@ -239,7 +239,7 @@ static void model_table(struct zf_buf *b, const char *summary, const char *model
 	struct zf_csv c, m;
 	size_t line, r;
 	char source[512] = "";
-	int ns_c, ns_m, sh_m;
+	int ns_c, ns_m, sh_m, tag_m;
 
 	if (zf_csv_parse(summary, &c, &line))
 		return;
@@ -251,6 +251,7 @@ static void model_table(struct zf_buf *b, const char *summary, const char *model
 	ns_c = zf_csv_col(&c, "ns_per_fault_median");
 	ns_m = zf_csv_col(&m, "ns_per_fault_median");
 	sh_m = zf_csv_col(&m, "get_share_of_fault");
+	tag_m = zf_csv_col(&m, "tag");	/* model.csv: why a prediction is outside the model */
 	if (model_json)
 		zf_json_get(model_json, "handoff", source, sizeof(source));
 	zf_buf_printf(b, "<p>Predicted by <code>hzfbench model</code> (docs/model.md) from ");
@@ -273,8 +274,15 @@ static void model_table(struct zf_buf *b, const char *summary, const char *model
 			html_text(b, m.rows[r][k]);
 			zf_buf_printf(b, "</td>");
 		}
-		zf_buf_printf(b, "<td class=n>%.3f</td><td class=n>%.3f</td><td class=n>%.2f×</td>"
-			      "<td class=n>%.1f%%</td></tr>\n", meas, pred, pred > 0 ? meas / pred : 0,
+		zf_buf_printf(b, "<td class=n>%.3f</td><td class=n>%.3f</td>", meas, pred);
+		if (tag_m >= 0 && !strncmp(m.rows[r][tag_m], "outside", 7)) {
+			zf_buf_printf(b, "<td>");
+			html_text(b, m.rows[r][tag_m]);
+			zf_buf_printf(b, "</td>");
+		} else {
+			zf_buf_printf(b, "<td class=n>%.2f×</td>", pred > 0 ? meas / pred : 0);
+		}
+		zf_buf_printf(b, "<td class=n>%.1f%%</td></tr>\n",
 			      sh_m >= 0 ? 100 * atof(m.rows[r][sh_m]) : 0);
 	}
 	zf_buf_printf(b, "</table>\n");
@@ -397,6 +405,13 @@ int zf_report(const char *dir)
 			zf_buf_printf(&html, "<p>The folio's life cycle under memory pressure "
 				      "(<code>--workload lifecycle</code>): "
 				      "<a href=\"lifecycle/report.html\">lifecycle/report.html</a>.</p>\n");
+		snprintf(sub, sizeof(sub), "%s/stress/report.html", dir);
+		if (!access(sub, R_OK))
+			zf_buf_printf(&html, "<p>The stress beside this real-fault regime: the same "
+				      "strategies at <code>--fault-ns 0</code>, no work between two gets, "
+				      "where a CPU keeps <code>global</code>'s line for many of them and "
+				      "the model does not hold: <a href=\"stress/report.html\">"
+				      "stress/report.html</a>.</p>\n");
 	}
 	for (i = 0; zf_charts[i]; i++) {
 		struct zf_buf msg = { 0 };

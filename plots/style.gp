@@ -41,6 +41,13 @@ machine = system(sprintf("test -r '%s/meta.json' && echo yes", dir)) ne "yes" ? 
 # measured in a qemu guest (hzfbench vm): said on every chart, with what it means
 guest = meta("virtualized")
 if (guest ne "" && machine ne "") { machine = machine.sprintf(" · qemu guest (%s%s)", guest, guest eq "tcg" ? ": emulated times" : "") }
+# emulated faults: their --fault-ns said on every chart, 0 as the stress it is
+# (no work between two gets: a CPU keeps global's line for many of them)
+fault_ns = system(sprintf("grep -o '\"fault_ns\": [0-9]*' '%s/meta.json' 2>/dev/null | head -1 | grep -o '[0-9]*$'", dir))
+has_emulated = system(sprintf("cut -d, -f2 '%s' 2>/dev/null | grep -cx emulated", summary)) + 0 > 0
+if (machine ne "" && has_emulated && fault_ns ne "") { machine = machine . (fault_ns eq "0" ? \
+	" · emulated at --fault-ns 0: a stress, no work between gets" : \
+	sprintf(" · emulated at --fault-ns %s: a real fault's work", fault_ns)) }
 # a folder of run.sh --kernels: summary.csv's strategy names the guest kernel that faulted
 kernels_folder = meta("kind") eq "kernels"
 chart_title(t) = machine eq "" ? t : sprintf("%s\n{/*0.75 %s}", t, machine)
