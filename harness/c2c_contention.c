@@ -25,6 +25,7 @@
 #define MIN_BOTH_PART	10		/* a batch counts if each side did 1/10 of its ops while both ran */
 #define PAIR_PLAN_MS	0.3		/* --plan: a pair's two threads started and joined */
 #define CALIBRATE_S	0.15		/* --plan: zf_busy_calibrate() */
+#define CALIBRATE_AT_S	0.05		/* and zf_busy_calibrate_at() per work amount */
 
 const char *const zf_c2c_contention_cols[] = {
 	"pu_a", "pu_b", "level", "work_ns", "ns_per_op", "ops_per_transfer",
@@ -144,7 +145,7 @@ double zf_c2c_contention_plan_s(size_t npairs, const unsigned long *work_ns, siz
 	for (w = 0; w < nwork; w++)
 		s += (BATCHES + 1) * 2.0 * zf_c2c_contention_ops(work_ns[w]) *
 		     (work_ns[w] + handoff_ns) / 2e9 + PAIR_PLAN_MS / 1e3;
-	return npairs && nwork ? npairs * s + CALIBRATE_S : 0;
+	return npairs && nwork ? npairs * s + CALIBRATE_S + nwork * CALIBRATE_AT_S : 0;
 }
 
 struct side_arg {
@@ -261,10 +262,21 @@ int zf_c2c_contention(struct zf_topo *topo, const struct zf_plan *plan,
 		      const unsigned long *work_ns, size_t nwork, const char *dir)
 {
 	struct zf_buf csv = { 0 };
-	double iters_per_ns = zf_busy_calibrate();
+	double iters_per_ns = zf_busy_calibrate(), *ipn = calloc(nwork, sizeof(*ipn));
 	char why[256];
 	size_t p, w;
 	int i, ret = 0;
+
+	if (!ipn)
+		return 1;
+	/* each amount of work calibrated as --fault-ns is: calls of that many ns */
+	for (w = 0; w < nwork; w++) {
+		unsigned long iters;
+		double call_ns;
+
+		ipn[w] = work_ns[w] ? zf_busy_calibrate_at((double)work_ns[w], &iters, &call_ns)
+				    : iters_per_ns;
+	}
 
 	for (i = 0; zf_c2c_contention_cols[i]; i++)
 		zf_buf_printf(&csv, "%s%s", i ? "," : "", zf_c2c_contention_cols[i]);
@@ -279,7 +291,7 @@ int zf_c2c_contention(struct zf_topo *topo, const struct zf_plan *plan,
 			char ns[32], opt[32], retries[32];
 			struct cell cell;
 
-			if (measure(topo, pu_a, pu_b, work_ns[w], iters_per_ns, &cell, why,
+			if (measure(topo, pu_a, pu_b, work_ns[w], ipn[w], &cell, why,
 				    sizeof(why))) {
 				fprintf(stderr, "hzfbench: c2c --contention: PUs %d and %d: %s\n",
 					pu_a, pu_b, why);
@@ -305,5 +317,6 @@ int zf_c2c_contention(struct zf_topo *topo, const struct zf_plan *plan,
 		printf("c2c: %s/%s (ops_per_transfer: operations per move of the line; "
 		       "1 is the model's one move a get)\n", dir, ZF_C2C_CONTENTION_CSV);
 	zf_buf_free(&csv);
+	free(ipn);
 	return ret;
 }
