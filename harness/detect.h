@@ -29,9 +29,13 @@ struct zf_thp_vmstat {
 	uint64_t fault_fallback;	/* thp_fault_fallback: a huge fault fell back to 4 KiB */
 	uint64_t fault_alloc;		/* thp_fault_alloc: a huge fault got a THP of its own */
 	uint64_t split_pmd;		/* thp_split_pmd: a huge PMD split into PTEs */
+	bool has_split_pmd;		/* 4.5+: before, splits go uncounted here */
 };
 
-/* the counters from /proc/vmstat text; -ENOENT when one is missing (its name in *missing) */
+/*
+ * the counters from /proc/vmstat text; -ENOENT when one is missing (its name
+ * in *missing), but for thp_split_pmd, which kernels before 4.5 lack
+ */
 int zf_thp_vmstat_parse(const char *text, struct zf_thp_vmstat *v, const char **missing);
 int zf_thp_vmstat_read(struct zf_thp_vmstat *v, const char **missing);
 

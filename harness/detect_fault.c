@@ -26,10 +26,11 @@ int zf_thp_vmstat_parse(const char *text, struct zf_thp_vmstat *v, const char **
 		{ "thp_zero_page_alloc_failed", offsetof(struct zf_thp_vmstat, zero_alloc_failed) },
 		{ "thp_fault_fallback", offsetof(struct zf_thp_vmstat, fault_fallback) },
 		{ "thp_fault_alloc", offsetof(struct zf_thp_vmstat, fault_alloc) },
-		{ "thp_split_pmd", offsetof(struct zf_thp_vmstat, split_pmd) },
 	};
 	size_t i;
 
+	v->split_pmd = 0;
+	v->has_split_pmd = !zf_vmstat_value(text, "thp_split_pmd", &v->split_pmd);
 	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
 		uint64_t *value = (uint64_t *)((char *)v + counters[i].off);
 
@@ -77,7 +78,7 @@ int zf_thp_explained(const struct zf_thp_vmstat *before, const struct zf_thp_vms
 	else if (thp != own->fault_allocs)
 		snprintf(why, len, "thp_fault_alloc +%" PRIu64 " where our faults allocated %" PRIu64
 			 ": another process took huge-page faults meanwhile", thp, own->fault_allocs);
-	else if (split != own->splits)
+	else if (after->has_split_pmd && split != own->splits)
 		snprintf(why, len, "thp_split_pmd +%" PRIu64 " where we split %" PRIu64
 			 ": another process's huge PMDs were split meanwhile", split, own->splits);
 	else

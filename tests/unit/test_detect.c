@@ -164,6 +164,13 @@ TEST(detect_vmstat_parse)
 	EXPECT_EQ(v.fault_fallback, 6);
 	EXPECT_EQ(v.fault_alloc, 7);
 	EXPECT_EQ(v.split_pmd, 8);
+	EXPECT_TRUE(v.has_split_pmd);
+	/* before 4.5, no thp_split_pmd: splits are not checked */
+	ASSERT_EQ(zf_thp_vmstat_parse("thp_fault_alloc 1\nthp_fault_fallback 0\n"
+				      "thp_zero_page_alloc 1\nthp_zero_page_alloc_failed 0\n", &v,
+				      &missing), 0);
+	EXPECT_TRUE(!v.has_split_pmd);
+	EXPECT_EQ(v.split_pmd, 0);
 	/* a kernel without CONFIG_VM_EVENT_COUNTERS has none of them */
 	EXPECT_EQ(zf_thp_vmstat_parse("nr_free_pages 5\n", &v, &missing), -ENOENT);
 	EXPECT_STREQ(missing, "thp_zero_page_alloc");
