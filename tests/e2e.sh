@@ -115,6 +115,8 @@ fi
 if ./run.sh --plan --no-install --no-kernel --tasks 1 --reps 2 --min-ms 10 >"$tmp/log" 2>&1 &&
 	grep -qE '^plan: (lifecycle|zeroout): [0-9:]+ \(' "$tmp/log" &&
 	[ "$(grep -cE '^plan: (lifecycle|zeroout): ' "$tmp/log")" = 2 ] &&
+	grep -qx 'run.sh: --fault-ns auto: 2000 ns, a stated default: .*' "$tmp/log" &&
+	grep -qE '^plan: stress \(--fault-ns 0\): [0-9:]+ \(' "$tmp/log" &&
 	grep -qE '^plan: \./run\.sh: estimated [0-9:]+ \([0-9]+ s\)$' "$tmp/log" &&
 	! grep -q 'doctor:' "$tmp/log"; then
 	ok "run.sh --plan: each stage's estimate and the sum, nothing run"
@@ -127,6 +129,14 @@ if ./run.sh --plan --no-install --no-kernel --tasks 1 >"$tmp/log" 2>&1 &&
 	ok "run.sh's defaults: --reps auto, 6 to 7, 100 ms"
 else
 	fail "run.sh's defaults: --reps auto, 6 to 7, 100 ms" "$(head -3 "$tmp/log")"
+fi
+if ! ./run.sh --plan --no-install --no-kernel --tasks 1 --fault-ns 2us >"$tmp/log" 2>&1 &&
+	grep -qx 'run.sh: --fault-ns: 2us: not a number of ns or auto' "$tmp/log" &&
+	./run.sh --plan --no-install --no-kernel --tasks 1 --fault-ns 0 >"$tmp/log" 2>&1 &&
+	! grep -q '^plan: stress' "$tmp/log"; then
+	ok "run.sh --fault-ns: 2us refused in one line; at 0 the sweep is the stress, none beside it"
+else
+	fail "run.sh --fault-ns: 2us refused in one line; at 0 the sweep is the stress, none beside it" "$(cat "$tmp/log")"
 fi
 if ! ./run.sh --plan --no-install --no-kernel --tasks 1 --size 3X >"$tmp/log" 2>&1 &&
 	grep -qx 'hzfbench: --size: 3X: not a size (a number with an optional K, M, G or T)' "$tmp/log"; then
