@@ -476,8 +476,9 @@ static void write_csv_row(struct zf_buf *b, const struct model_row *m, int ncols
 		zf_buf_printf(b, ",");
 	/* the last column, tag: why a prediction is outside the model (report.c shows it) */
 	if (m->outside[0])
-		zf_buf_csv(b, m->outside, 0);
-	zf_buf_printf(b, "\n");
+		zf_buf_csv(b, m->outside, 1);	/* the line's end with it */
+	else
+		zf_buf_printf(b, "\n");
 }
 
 static void write_json(struct zf_buf *b, const struct model_opts *o, const char *source,
@@ -570,7 +571,7 @@ static void print_table(const struct model_row *rows, size_t n, bool measured)
 	for (i = 0; i < n; i++) {
 		const struct model_row *m = &rows[i];
 
-		if (!m->done || isnan(m->retries) ||
+		if (!m->done || isnan(m->retries) || m->outside[0] ||
 		    m->with.ns_per_fault < 1.01 * m->out.ns_per_fault)
 			continue;
 		printf("retries: %s %s %s %d tasks: %.2f lost CAS a get (counters.csv), another get "

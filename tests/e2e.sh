@@ -731,6 +731,27 @@ if HWLOC_SYNTHETIC="pack:2 [numa] core:2 pu:1" $bin model --handoff-ns core=5,ma
 else
 	fail "model on a machine we do not have: levels by topology, and a level missing is named" "$(cat "$tmp/err")"
 fi
+# the model's domain: where c2c --contention saw a CPU keep the line for many
+# gets (no work between them), no ratio but the reason; where the line moved
+# about once a get (a real fault's work between), the ratio
+printf 'pu_a,pu_b,level,work_ns,ns_per_op,ops_per_transfer,retries_per_op,ops\n0,1,node,0,33.000,15.000,0.050,60000\n0,1,node,1000,1010.000,1.300,0.001,5000\n' \
+	>"$tmp/contention.csv"
+if $bin model --from tests/data/sample --contention "$tmp/contention.csv" --handoff-ns 30 \
+	--out "$tmp/mdom" >"$tmp/out" 2>&1 &&
+	[ "$(grep -cE '^global +emulated +(thread|process) +2 .* outside$' "$tmp/out")" = 4 ] &&
+	grep -qE '^global emulated thread 2 tasks: outside the model: with [0-9]+ ns of work between gets a CPU kept the line for 15.0 of them' "$tmp/out" &&
+	[ "$(grep -cE '^global +kernel +(thread|process) +2 .* [0-9.]+x +[0-9.]+$' "$tmp/out")" = 4 ] &&
+	! grep -q '^retries: global emulated' "$tmp/out" &&
+	[ "$(grep -c ',"outside the model: ' "$tmp/mdom/model.csv")" = 4 ] &&
+	grep -q '"domain": "in the model"' "$tmp/mdom/model.json" &&
+	cp -r tests/data/sample "$tmp/dom" && rm -rf "$tmp/dom/plots" &&
+	$bin model --from "$tmp/dom" --contention "$tmp/contention.csv" --handoff-ns 30 >/dev/null 2>&1 &&
+	$bin report "$tmp/dom" >/dev/null 2>&1 &&
+	[ "$(grep -c '<td>outside the model: ' "$tmp/dom/report.html")" = 4 ]; then
+	ok "model: outside the model where a CPU kept the line, a ratio where it moved once a get"
+else
+	fail "model: outside the model where a CPU kept the line, a ratio where it moved once a get" "$(cat "$tmp/out")"
+fi
 # the what-if over usemem's whole clock: runtime ratio and get share each
 # within 25% of the seed's 2.33x and 54% (issue 22's goal), both printed
 if $bin model --preset seed-007 --out "$tmp/m7" >"$tmp/out" 2>&1 &&
