@@ -4,7 +4,8 @@
 # apt-get download): the topology one of 2 sockets x 2 cores x 2 threads in
 # 2 NUMA nodes sees, in one of 2 sockets x 2 CPUs in 2 nodes a scatter run whose tasks and counter page are verified on
 # their nodes, detect --behaviour (and in each kernel make kernels built,
-# where built), a command's exit status, --timeout, --boot-timeout and SIGTERM.
+# where built), detect --lifecycle (the same) and detect's "cannot tell" where
+# faults map no huge zero folio, a command's exit status, --timeout, --boot-timeout and SIGTERM.
 # --no-guests: the refusals alone (make test; make test-vm runs it all).
 # Ends with "vm: N passed, N failed, N skipped".
 # shellcheck source=tests/lib.sh
@@ -164,6 +165,65 @@ for k in mmflag persistent global; do
 		fail "vm detect --behaviour in the $k kernel" "exit $rc" "$(cat "$tmp/detect-$k.out" "$tmp/detect-$k.err")"
 	fi
 done
+
+# --- detect --lifecycle in Debian's kernel: the folio's life is mmflag's ---
+# (THP madvise, as above: the folio held by an ASan build's own shadow reads
+# would look like a leak)
+guest lifecycle --append transparent_hugepage=madvise -- detect --lifecycle --allow-drop-caches
+if [ "$rc" = 0 ] && grep -q '^lifecycle: expecting mmflag, from detect --behaviour' "$tmp/lifecycle.out" &&
+	grep -q '^lifecycle: mmflag: the folio.s life matched, 10 steps$' "$tmp/lifecycle.out" &&
+	[ "$(grep -c ': ok$' "$tmp/lifecycle.out")" = 11 ]; then
+	ok "vm detect --lifecycle in Debian's kernel: mmflag's, 11 checks ok ($(grep '^  exit' "$tmp/lifecycle.out" | sed 's/.*a fresh fault: //'))"
+else
+	fail "vm detect --lifecycle: mmflag" "exit $rc" "$(cat "$tmp/lifecycle.out" "$tmp/lifecycle.err")"
+fi
+
+# --- THP never: no verdict, "cannot tell" and why, exit 1 ---
+guest thp-never --append transparent_hugepage=never -- detect --behaviour --allow-drop-caches
+if [ "$rc" = 1 ] && grep -q '^hzfbench: detect: cannot tell: THP is never' "$tmp/thp-never.out" &&
+	! grep -qE '^(global|mmflag|persistent)' "$tmp/thp-never.out"; then
+	ok "vm detect --behaviour, THP never: $(grep -o 'cannot tell: [^:]*' "$tmp/thp-never.out")"
+else
+	fail "vm detect --behaviour, THP never: cannot tell" "exit $rc" "$(cat "$tmp/thp-never.out" "$tmp/thp-never.err")"
+fi
+
+# --- the kernels make kernels built: --lifecycle passes in each; a 2 MiB THP
+# size of never (6.8+) leaves enabled madvise, and only the faults' pagemap
+# says they were not huge; the leaky global (a write after a read kept its
+# reference; kept where built) fails at the write ---
+for k in mmflag persistent global global-leaky; do
+	if [ ! -r "build/kernels/$k/bzImage" ]; then
+		skip "vm detect --lifecycle in the $k kernel" "build/kernels/$k/bzImage not built (make kernels)"
+		continue
+	fi
+	guest "lifecycle-$k" --kernel "$PWD/build/kernels/$k/bzImage" -- detect --lifecycle --allow-drop-caches
+	out=$tmp/lifecycle-$k.out
+	if [ "$k" = global-leaky ]; then
+		if [ "$rc" = 1 ] && grep -q '^lifecycle: expecting global' "$out" &&
+			grep -q '^hzfbench: detect: lifecycle: cow: a leak' "$out" &&
+			grep -q '^  cow .*: LEAK$' "$out"; then
+			ok "vm detect --lifecycle in the leaky global kernel: a leak at the write (COW)"
+		else
+			fail "vm detect --lifecycle in the leaky global kernel: a leak at cow" "exit $rc" "$(cat "$out" "$tmp/lifecycle-$k.err")"
+		fi
+	elif [ "$rc" = 0 ] && grep -q "^lifecycle: $k: the folio.s life matched, 10 steps$" "$out"; then
+		ok "vm detect --lifecycle in the $k kernel: $k's, $(grep -c ': ok$' "$out") checks ok"
+	else
+		fail "vm detect --lifecycle in the $k kernel" "exit $rc" "$(cat "$out" "$tmp/lifecycle-$k.err")"
+	fi
+done
+if [ -r build/kernels/mmflag/bzImage ]; then
+	guest thp-2m-never --kernel "$PWD/build/kernels/mmflag/bzImage" --append thp_anon=2M:never -- detect --behaviour --allow-drop-caches
+	if [ "$rc" = 1 ] &&
+		grep -q '^hzfbench: detect: cannot tell: the first fault: pagemap shows no huge zero folio .*the 4 KiB zero page.*hugepages-2048kB/enabled is never' \
+			"$tmp/thp-2m-never.out" && ! grep -qE '^(global|mmflag|persistent)' "$tmp/thp-2m-never.out"; then
+		ok "vm detect --behaviour, thp_anon=2M:never: cannot tell, the fault mapped the 4 KiB zero page"
+	else
+		fail "vm detect --behaviour, thp_anon=2M:never: cannot tell" "exit $rc" "$(cat "$tmp/thp-2m-never.out" "$tmp/thp-2m-never.err")"
+	fi
+else
+	skip "vm detect --behaviour, thp_anon=2M:never" "build/kernels/mmflag/bzImage not built (make kernels)"
+fi
 
 # --- the guest command's exit status is vm's ---
 guest status -- run --tasks 0
