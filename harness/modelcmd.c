@@ -268,17 +268,17 @@ static int contention_read(const char *path, bool must, struct contention *ct)
 	return 0;
 }
 
-/* the measured work amount nearest below ns (or the least); -1 without any */
+/* the measured work amount nearest ns by ratio (1 ns added to both); -1 without any */
 static int contention_at(const struct contention *ct, double ns)
 {
 	int k, best = -1;
+	double d, best_d = 0;
 
-	for (k = 0; k < ct->n; k++)
-		if (ct->work_ns[k] <= ns && (best < 0 || ct->work_ns[k] > ct->work_ns[best]))
-			best = k;
-	for (k = 0; best < 0 && k < ct->n; k++)
-		if (best < 0 || ct->work_ns[k] < ct->work_ns[best])
-			best = k;
+	for (k = 0; k < ct->n; k++) {
+		d = fabs(log((ct->work_ns[k] + 1) / (ns + 1)));
+		if (best < 0 || d < best_d)
+			best = k, best_d = d;
+	}
 	return best;
 }
 
