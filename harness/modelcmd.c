@@ -181,9 +181,12 @@ static int inputs_from(const struct zf_csv *c, struct model_row *m, const struct
 	if (o->get_ns >= 0) {
 		m->get_ns = o->get_ns;
 	} else if (g >= 0) {
-		/* real faults: get() timed inside the fault is nearer than a difference */
+		/*
+		 * real faults, and emulated ones with --fault-ns: get() timed
+		 * inside the fault is nearer than a difference of two medians
+		 */
 		get_in_fault = num_at(c, g, "get_ns_in_fault_median");
-		if (!strcmp(m->fault, "kernel") && get_in_fault > 0)
+		if (get_in_fault > 0)
 			m->get_ns = get_in_fault;
 		else
 			m->get_ns = fmax(0, num_at(c, g, "ns_per_fault_median") - m->fixed_ns);

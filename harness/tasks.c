@@ -250,16 +250,27 @@ static void emulated_pass(struct zf_runner *r, struct zf_pass *pass,
 			  struct zf_task_sample *sample, struct task_perf *tp)
 {
 	const struct zf_strategy *s = r->cfg->strategy;
-	uint64_t t0, t1, t2;
+	uint64_t t0, t1, t2, k0, k1;
+	double ns_per_tick;
 
+	pass->get_ticks = pass->empty_ticks = 0;
+	pass->timed_gets = pass->timed_empties = 0;
 	perf_mark(tp, sample, -1);
 	t0 = zf_now_ns();
+	k0 = zf_tick();
 	if (r->cfg->profile)
 		zf_profiled_fault_pass(pass, s->get);
 	else
 		s->fault_pass(pass);
+	k1 = zf_tick();
 	t1 = zf_now_ns();
 	sample->fault_ns += t1 - t0;
+	/* --fault-ns above 0: the get timed on a sample inside the loop (usemem.h) */
+	ns_per_tick = k1 > k0 ? (double)(t1 - t0) / (k1 - k0) : 0;
+	sample->get_ns += pass->get_ticks * ns_per_tick;
+	sample->empty_ns += pass->empty_ticks * ns_per_tick;
+	sample->timed_gets += pass->timed_gets;
+	sample->timed_empties += pass->timed_empties;
 	perf_mark(tp, sample, ZF_PHASE_FAULT);
 	t1 = zf_now_ns();		/* the reading is not the teardown's */
 	zap_pass(r, pass);

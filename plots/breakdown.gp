@@ -15,19 +15,23 @@ profiled = has_column("get_share") && system(sprintf("awk -F, 'NR == 1 { for (i 
 	"$c[\"strategy\"] == \"global\" && $c[\"get_share\"] != \"\" { n++ } END { print n + 0 }' '%s'", summary)) + 0 > 0
 # One kind's bars, one line each ("label" get put), into a file beside the
 # charts: global at every task count run, mmflag and persistent at the most.
-# From --profile's shares where a row has them; else each row's fault and
-# teardown ns over persistent's at the same task count (at the most where
-# that count has none).
+# From --profile's shares where a row has them; else the get as timed inside
+# the fault (get_ns_in_fault_median: emulated faults at --fault-ns above 0,
+# and real ones) and the put as teardown ns over persistent's; else each
+# row's fault and teardown ns over persistent's at the same task count (at
+# the most where that count has none).
 bars(k, file) = system(sprintf("awk -F, -v k=%s -v prof=%d '" . \
 	'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } ' . \
 	'$c["fault"] != "emulated" || $c["placement"] != "compact" || $c["task_kind"] != k { next } ' . \
 	'{ s = $c["strategy"]; t = $c["tasks"] + 0; f[s, t] = $c["ns_per_fault_median"]; ' . \
 	'  z[s, t] = $c["teardown_ns_per_fault_median"]; ' . \
 	'  if (prof) { g[s, t] = $c["get_share"]; p[s, t] = $c["put_share"] } ' . \
+	'  if ("get_ns_in_fault_median" in c) gi[s, t] = $c["get_ns_in_fault_median"]; ' . \
 	'  if (s == "persistent" && t > most) most = t; if (s == "global") ts[t] = 1 } ' . \
 	'function share(s, t, what,   b, fz, v) { ' . \
 	'  if (prof && g[s, t] != "") return what == "g" ? g[s, t] : p[s, t]; ' . \
 	'  b = ((("persistent", t) in f) ? t : most); fz = f[s, t] + z[s, t]; if (fz <= 0) return 0; ' . \
+	'  if (what == "g" && gi[s, t] != "") { v = gi[s, t]; return v > 0 ? v / fz : 0 } ' . \
 	'  v = what == "g" ? f[s, t] - f["persistent", b] : z[s, t] - z["persistent", b]; return v > 0 ? v / fz : 0 } ' . \
 	'END { if (!most) exit; n = 0; for (t in ts) order[++n] = t + 0; ' . \
 	'  for (i = 2; i <= n; i++) for (j = i; j > 1 && order[j] < order[j - 1]; j--) { x = order[j]; order[j] = order[j - 1]; order[j - 1] = x } ' . \
@@ -35,6 +39,9 @@ bars(k, file) = system(sprintf("awk -F, -v k=%s -v prof=%d '" . \
 	'  for (i = 1; i <= 2; i++) { s = i == 1 ? "mmflag" : "persistent"; if ((s, most) in f) ' . \
 	'    printf "\"%%s %%d\" %%.6f %%.6f\n", s, most, share(s, most, "g"), share(s, most, "p") } }' . \
 	"' '%s' > '%s'; wc -l < '%s'", k, profiled, summary, file, file)) + 0
+# timed: the get measured inside the fault (a --fault-ns run's rows have it)
+timed = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } " . \
+	"$c[\"fault\"] == \"emulated\" && $c[\"get_ns_in_fault_median\"] != \"\" { n++ } END { print n + 0 }' '%s'", summary)) + 0 > 0
 kinds = ""
 do for [k in "thread process"] {
 	file = sprintf("%s/.breakdown-%s.dat", outdir, k)
@@ -53,7 +60,8 @@ do for [fmt in formats] {
 	eval term(fmt)
 	eval output(fmt)
 	set multiplot title chart_title(sprintf("Where a fault's life goes (emulated; %s)", \
-		profiled ? "profiled shares" : "ns over persistent's"))
+		profiled ? "profiled shares" : timed ? "the get timed in the fault, the put over persistent's" : \
+		"ns over persistent's"))
 	do for [i = 1:cols] {
 		k = word(kinds, i)
 		eval panel(i - 1, 1, cols, 1)

@@ -48,7 +48,8 @@ for ns in ${list//,/ }; do
 	per=$(awk -F, -v w="$ns" 'NR > 1 && $4 == w { s += $6; n++ } END { if (n) printf "%.2f", s / n }' \
 		"$d/c2c-contention.csv")
 	awk -v ns="$ns" -v p1="$p1" -v p0="$p0" -v per="${per:--}" '
-		$1 == "global" && $4 == 2 && $5 ~ /^[0-9.]+$/ { g2 = $(NF - 1); pred = $6; r = $NF }
+		$1 == "strategy" { for (i = 1; i <= NF; i++) col[$i] = i }
+		$1 == "global" && $4 == 2 && $5 ~ /^[0-9.]+$/ { g2 = $col["meas_ns/flt"]; pred = $6; r = $col["meas/pred"] }
 		END { printf "%8d %9.1f %9.1f %9s %9.1f %9.1f %9s %8s\n", ns, p1, p1 - p0,
 			ns ? sprintf("%+.1f%%", 100 * ((p1 - p0) / ns - 1)) : "-", g2, pred, r, per }' \
 		"$d/model.txt"
