@@ -81,7 +81,7 @@ struct model_row {
  */
 struct contention {
 	int n;
-	double work_ns[32], per_move[32];
+	double work_ns[32], per_move[32], ns_per_op[32];	/* ns_per_op: <0 where none */
 };
 
 static const char model_usage[] =
@@ -225,7 +225,7 @@ static int contention_read(const char *path, bool must, struct contention *ct)
 {
 	struct zf_csv c;
 	size_t line = 0, r;
-	int w, o, k, cnt[32] = { 0 }, err;
+	int w, o, t, k, cnt[32] = { 0 }, tcnt[32] = { 0 }, err;
 
 	ct->n = 0;
 	err = zf_csv_read(path, &c, &line);
@@ -238,6 +238,7 @@ static int contention_read(const char *path, bool must, struct contention *ct)
 	}
 	w = zf_csv_col(&c, "work_ns");
 	o = zf_csv_col(&c, "ops_per_transfer");
+	t = zf_csv_col(&c, "ns_per_op");
 	for (r = 0; w >= 0 && o >= 0 && r < c.nrows; r++) {
 		double work, per;
 
@@ -254,10 +255,15 @@ static int contention_read(const char *path, bool must, struct contention *ct)
 			if (ct->n == 32)
 				continue;
 			ct->work_ns[ct->n] = work;
+			ct->ns_per_op[ct->n] = 0;
 			ct->per_move[ct->n++] = 0;
 		}
 		ct->per_move[k] += per;
 		cnt[k]++;
+		if (t >= 0 && !zf_parse_ns(c.rows[r][t], &per) && per > 0) {
+			ct->ns_per_op[k] += per;
+			tcnt[k]++;
+		}
 	}
 	if (w < 0 || o < 0 || !ct->n) {
 		fprintf(stderr, "hzfbench: model: %s: not a c2c-contention.csv (work_ns and "
@@ -265,8 +271,10 @@ static int contention_read(const char *path, bool must, struct contention *ct)
 		zf_csv_free(&c);
 		return -1;
 	}
-	for (k = 0; k < ct->n; k++)
+	for (k = 0; k < ct->n; k++) {
 		ct->per_move[k] /= cnt[k];
+		ct->ns_per_op[k] = tcnt[k] ? ct->ns_per_op[k] / tcnt[k] : -1;
+	}
 	zf_csv_free(&c);
 	return 0;
 }
@@ -288,10 +296,13 @@ static int contention_at(const struct contention *ct, double ns)
 /*
  * The model's domain. It takes a get to move the line once in a queue, and
  * (n-1) times in n with nobody waiting: for two CPUs, once a get or once in
- * two. Two CPUs with F of work between their locked operations (c2c
- * --contention) say how often the line really moved; where a CPU kept it
- * for more gets in a row than the model's own two-task figure allows (with
- * DOMAIN_SLACK), the CPU ran get after get on a line it already had, and the
+ * two; and a move to hold the line for U and a hand-off. Two CPUs with W of
+ * work between their locked operations (c2c --contention) say both: how
+ * often the line really moved, and what an operation cost them. At the W
+ * nearest F, where a CPU kept the line for more gets in a row than the
+ * model's two-task figure allows, or the two CPUs' cost was more than
+ * DOMAIN_SLACK away from the model's own for them (near the knee the
+ * ping-pong's hand-off overstates the line's time under contention), the
  * prediction is outside the model: said instead of a ratio.
  */
 static void domain_check(struct model_row *m, const struct contention *ct)
@@ -305,13 +316,22 @@ static void domain_check(struct model_row *m, const struct contention *ct)
 	if (strcmp(m->strategy, "global") || m->tasks < 2 || !ct->n)
 		return;
 	k = contention_at(ct, m->fixed_ns);
+	if (k < 0)
+		return;
+	in.fixed_ns = ct->work_ns[k];
 	zf_model_predict(&in, "global", 2, m->handoff_ns, &two);
 	expect = two.line_ns > m->get_ns + m->handoff_ns / 2 + 1e-9 ? 1 : 2;	/* queued: D1 */
-	if (k >= 0 && ct->per_move[k] > DOMAIN_SLACK * expect)
+	if (ct->per_move[k] > DOMAIN_SLACK * expect)
 		snprintf(m->outside, sizeof(m->outside), "outside the model: with %.0f ns of work "
 			 "between gets a CPU kept the line for %.1f of them (c2c-contention.csv at "
 			 "%.0f ns), where the model moves it every %s", m->fixed_ns, ct->per_move[k],
 			 ct->work_ns[k], expect > 1 ? "second get" : "get");
+	else if (ct->ns_per_op[k] > 0 && (ct->ns_per_op[k] * DOMAIN_SLACK < two.ns_per_fault ||
+					  ct->ns_per_op[k] > DOMAIN_SLACK * two.ns_per_fault))
+		snprintf(m->outside, sizeof(m->outside), "outside the model: two CPUs with %.0f ns "
+			 "of work between gets took %.0f ns a get and its work (c2c-contention.csv), "
+			 "where the model gives them %.0f", ct->work_ns[k], ct->ns_per_op[k],
+			 two.ns_per_fault);
 }
 
 /* rows and the placements of the first n */
