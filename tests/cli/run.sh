@@ -244,8 +244,11 @@ printf 'pu,0,1\n0,3,30\n1,30,\n' >"$tmp/diag-c2c.csv"
 printf 'pu,0,1\n1,,30\n0,30,\n' >"$tmp/swapped-c2c.csv"
 bad_as_is "model: $tmp/word-c2c.csv: line 2: abc: not a latency in ns" \
 	model --c2c "$tmp/word-c2c.csv" --fixed-ns 1 --get-ns 1 --out "$tmp/word-model"
-[ ! -e "$tmp/word-model" ] && ok "model: a malformed c2c.csv writes no folder" ||
+if [ ! -e "$tmp/word-model" ]; then
+	ok "model: a malformed c2c.csv writes no folder"
+else
 	fail "model: a malformed c2c.csv wrote $tmp/word-model"
+fi
 bad_as_is "model: $tmp/diag-c2c.csv: line 2: 3: not empty on the diagonal" \
 	model --c2c "$tmp/diag-c2c.csv" --fixed-ns 1 --get-ns 1
 bad_as_is "model: $tmp/swapped-c2c.csv: line 2: 1: a row's PU is not its column's" \
