@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Reference loops for a run's figures: see probe.h. */
+#include <math.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -140,9 +141,21 @@ void zf_probe_measure(struct zf_probe *probe, double busy_ns)
 	probe->busy_ns = busy_ns > 0 ? busy_ns : 0;
 	probe->busy_iters = 0;
 	probe->busy_call_ns = 0;
+	probe->busy_ipn_end = 0;
 	if (busy_ns > 0)
 		probe->busy_iters_per_ns = zf_busy_calibrate_at(busy_ns, &probe->busy_iters,
 								&probe->busy_call_ns);
 	else
 		probe->busy_iters_per_ns = zf_busy_calibrate();
+}
+
+double zf_probe_recheck(struct zf_probe *probe)
+{
+	unsigned long iters;
+	double call_ns;
+
+	if (probe->busy_ns <= 0 || probe->busy_iters_per_ns <= 0)
+		return 0;
+	probe->busy_ipn_end = zf_busy_calibrate_at(probe->busy_ns, &iters, &call_ns);
+	return fabs(probe->busy_ipn_end / probe->busy_iters_per_ns - 1);
 }

@@ -14,7 +14,11 @@ struct zf_probe {
 	double busy_ns;			/* the work a call was calibrated to (0: one long call) */
 	unsigned long busy_iters;	/* the iterations a call of busy_ns takes */
 	double busy_call_ns;		/* what a call of busy_iters measured, the call in */
+	double busy_ipn_end;		/* calibrated again at the end of a run; 0: not */
 };
+
+/* how far the end's calibration may be from the start's before a run says so */
+#define ZF_BUSY_DRIFT	0.10
 
 /*
  * Each figure is the median of several timed loops. With busy_ns > 0 the
@@ -22,6 +26,11 @@ struct zf_probe {
  * after another, the iterations corrected until a call takes busy_ns.
  */
 void zf_probe_measure(struct zf_probe *probe, double busy_ns);
+/*
+ * busy_ns calibrated again into busy_ipn_end (the start's figures kept);
+ * returns |end / start - 1|, 0 where nothing was calibrated
+ */
+double zf_probe_recheck(struct zf_probe *probe);
 /* iterations per ns of one long zf_busy() call */
 double zf_busy_calibrate(void);
 /* iterations per ns for calls of ns each; *iters and *call_ns what the last round measured */

@@ -203,3 +203,20 @@ TEST(zeroout_file_stays_within_its_budget_at_any_task_count)
 	EXPECT_EQ(span, 64 * M);
 	EXPECT_EQ(n, 1);
 }
+
+/* --fault-ns's calibration: a call of the iterations it gives takes about NS; the end's check */
+TEST(busy_calibration_at_and_its_recheck)
+{
+	struct zf_probe p = { 0 };
+
+	/* nothing calibrated at --fault-ns 0: nothing to check again */
+	zf_probe_measure(&p, 0);
+	EXPECT_TRUE(p.busy_ns == 0 && p.busy_iters == 0 && p.busy_iters_per_ns > 0);
+	EXPECT_TRUE(zf_probe_recheck(&p) == 0 && p.busy_ipn_end == 0);
+	/* at 500 ns: iterations and a measured call, their ratio the rate; the end's rate set */
+	zf_probe_measure(&p, 500);
+	EXPECT_TRUE(p.busy_ns == 500 && p.busy_iters > 0 && p.busy_call_ns > 0);
+	EXPECT_TRUE(p.busy_iters_per_ns > 0 && p.busy_iters_per_ns * p.busy_call_ns > p.busy_iters - 1 &&
+		    p.busy_iters_per_ns * p.busy_call_ns < p.busy_iters + 1);
+	EXPECT_TRUE(zf_probe_recheck(&p) >= 0 && p.busy_ipn_end > 0);
+}
