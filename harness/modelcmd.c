@@ -79,9 +79,14 @@ struct model_row {
  * c2c-contention.csv: per amount of work between two CPUs' locked operations
  * on one line, the operations per move of the line (the mean over the pairs)
  */
+struct work_amount {
+	double work_ns, per_move, ns_per_op;	/* ns_per_op: <0 where none */
+	int moves, costs;			/* the rows each mean is over */
+};
+
 struct contention {
 	int n;
-	double work_ns[32], per_move[32], ns_per_op[32];	/* ns_per_op: <0 where none */
+	struct work_amount *w;			/* n of them, as many as the file has rows at most */
 };
 
 static const char model_usage[] =
@@ -225,7 +230,7 @@ static int contention_read(const char *path, bool must, struct contention *ct)
 {
 	struct zf_csv c;
 	size_t line = 0, r;
-	int w, o, t, k, cnt[32] = { 0 }, tcnt[32] = { 0 }, err;
+	int w, o, t, k, err;
 
 	ct->n = 0;
 	err = zf_csv_read(path, &c, &line);
@@ -234,6 +239,12 @@ static int contention_read(const char *path, bool must, struct contention *ct)
 	if (err) {
 		fprintf(stderr, "hzfbench: model: %s: %s\n", path,
 			err == -EINVAL ? "not CSV" : strerror(-err));
+		return -1;
+	}
+	ct->w = calloc(c.nrows ? c.nrows : 1, sizeof(*ct->w));
+	if (!ct->w) {
+		fprintf(stderr, "hzfbench: model: %s: out of memory\n", path);
+		zf_csv_free(&c);
 		return -1;
 	}
 	w = zf_csv_col(&c, "work_ns");
@@ -247,33 +258,32 @@ static int contention_read(const char *path, bool must, struct contention *ct)
 				"operations per move (1 or more)\n", path, r + 2, c.rows[r][w],
 				c.rows[r][o]);
 			zf_csv_free(&c);
+			free(ct->w);
+			ct->w = NULL;
 			return -1;
 		}
-		for (k = 0; k < ct->n && ct->work_ns[k] != work; k++)
+		for (k = 0; k < ct->n && ct->w[k].work_ns != work; k++)
 			;
-		if (k == ct->n) {
-			if (ct->n == 32)
-				continue;
-			ct->work_ns[ct->n] = work;
-			ct->ns_per_op[ct->n] = 0;
-			ct->per_move[ct->n++] = 0;
-		}
-		ct->per_move[k] += per;
-		cnt[k]++;
+		if (k == ct->n)
+			ct->w[ct->n++].work_ns = work;
+		ct->w[k].per_move += per;
+		ct->w[k].moves++;
 		if (t >= 0 && !zf_parse_ns(c.rows[r][t], &per) && per > 0) {
-			ct->ns_per_op[k] += per;
-			tcnt[k]++;
+			ct->w[k].ns_per_op += per;
+			ct->w[k].costs++;
 		}
 	}
 	if (w < 0 || o < 0 || !ct->n) {
 		fprintf(stderr, "hzfbench: model: %s: not a c2c-contention.csv (work_ns and "
 			"ops_per_transfer columns, a row at least)\n", path);
 		zf_csv_free(&c);
+		free(ct->w);
+		ct->w = NULL;
 		return -1;
 	}
 	for (k = 0; k < ct->n; k++) {
-		ct->per_move[k] /= cnt[k];
-		ct->ns_per_op[k] = tcnt[k] ? ct->ns_per_op[k] / tcnt[k] : -1;
+		ct->w[k].per_move /= ct->w[k].moves;
+		ct->w[k].ns_per_op = ct->w[k].costs ? ct->w[k].ns_per_op / ct->w[k].costs : -1;
 	}
 	zf_csv_free(&c);
 	return 0;
@@ -286,7 +296,7 @@ static int contention_at(const struct contention *ct, double ns)
 	double d, best_d = 0;
 
 	for (k = 0; k < ct->n; k++) {
-		d = fabs(log((ct->work_ns[k] + 1) / (ns + 1)));
+		d = fabs(log((ct->w[k].work_ns + 1) / (ns + 1)));
 		if (best < 0 || d < best_d)
 			best = k, best_d = d;
 	}
@@ -318,19 +328,19 @@ static void domain_check(struct model_row *m, const struct contention *ct)
 	k = contention_at(ct, m->fixed_ns);
 	if (k < 0)
 		return;
-	in.fixed_ns = ct->work_ns[k];
+	in.fixed_ns = ct->w[k].work_ns;
 	zf_model_predict(&in, "global", 2, m->handoff_ns, &two);
 	expect = two.line_ns > m->get_ns + m->handoff_ns / 2 + 1e-9 ? 1 : 2;	/* queued: D1 */
-	if (ct->per_move[k] > DOMAIN_SLACK * expect)
+	if (ct->w[k].per_move > DOMAIN_SLACK * expect)
 		snprintf(m->outside, sizeof(m->outside), "outside the model: with %.0f ns of work "
 			 "between gets a CPU kept the line for %.1f of them (c2c-contention.csv at "
-			 "%.0f ns), where the model moves it every %s", m->fixed_ns, ct->per_move[k],
-			 ct->work_ns[k], expect > 1 ? "second get" : "get");
-	else if (ct->ns_per_op[k] > 0 && (ct->ns_per_op[k] * DOMAIN_SLACK < two.ns_per_fault ||
-					  ct->ns_per_op[k] > DOMAIN_SLACK * two.ns_per_fault))
+			 "%.0f ns), where the model moves it every %s", m->fixed_ns, ct->w[k].per_move,
+			 ct->w[k].work_ns, expect > 1 ? "second get" : "get");
+	else if (ct->w[k].ns_per_op > 0 && (ct->w[k].ns_per_op * DOMAIN_SLACK < two.ns_per_fault ||
+					  ct->w[k].ns_per_op > DOMAIN_SLACK * two.ns_per_fault))
 		snprintf(m->outside, sizeof(m->outside), "outside the model: two CPUs with %.0f ns "
 			 "of work between gets took %.0f ns a get and its work (c2c-contention.csv), "
-			 "where the model gives them %.0f", ct->work_ns[k], ct->ns_per_op[k],
+			 "where the model gives them %.0f", ct->w[k].work_ns, ct->w[k].ns_per_op,
 			 two.ns_per_fault);
 }
 
@@ -401,7 +411,7 @@ static int rows_from_summary(const char *dir, const struct model_opts *o,
 		}
 		/* a zap loop's puts have no work between them: c2c's batching at its least work */
 		m->put_batch = o->put_batch >= 1 ? o->put_batch : ct->n ?
-			       ct->per_move[contention_at(ct, 0)] : 1;
+			       ct->w[contention_at(ct, 0)].per_move : 1;
 		(*nrows)++;
 	}
 	if (*nrows < c.nrows) {		/* the slot past them: a row left out, or none */
@@ -844,6 +854,7 @@ int zf_model_main(int argc, char **argv)
 	}
 	if (zf_topo_open(&topo, o.xml, why, sizeof(why))) {
 		fprintf(stderr, "hzfbench: --topology: %s\n", why);
+		free(ct.w);
 		return 2;
 	}
 	ret = o.from ? rows_from_summary(o.from, &o, &ct, &rows, &nrows, &left_out)
@@ -909,5 +920,6 @@ out:
 	zf_buf_free(&json);
 	rows_free(rows, nrows);
 	zf_topo_close(&topo);
+	free(ct.w);
 	return ret;
 }
