@@ -48,6 +48,23 @@ static void *side_main(void *p)
 	return NULL;
 }
 
+int zf_c2c_run_pair(void *(*side)(void *), void *a, void *b, char *why, size_t len)
+{
+	pthread_t ta, tb;
+
+	if (pthread_create(&tb, NULL, side, b)) {
+		snprintf(why, len, "cannot start a thread");
+		return -1;
+	}
+	if (pthread_create(&ta, NULL, side, a)) {
+		snprintf(why, len, "cannot start a thread");
+		return -2;
+	}
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	return 0;
+}
+
 /* one pair: the median over the batches of one hand-off, in ns; <0 on failure */
 static double pair_ns(struct zf_topo *topo, int pu_a, int pu_b, enum zf_pp_method method,
 		      unsigned long rounds, char *why, size_t len)
@@ -56,7 +73,6 @@ static double pair_ns(struct zf_topo *topo, int pu_a, int pu_b, enum zf_pp_metho
 	struct side_arg a = { .topo = topo, .pu = pu_a, .side = 0 };
 	struct side_arg b = { .topo = topo, .pu = pu_b, .side = 1 };
 	double v[BATCHES];
-	pthread_t ta, tb;
 	int i;
 
 	if (!pp)
@@ -65,16 +81,13 @@ static double pair_ns(struct zf_topo *topo, int pu_a, int pu_b, enum zf_pp_metho
 	pp->method = method;
 	pp->rounds = rounds;
 	a.pp = b.pp = pp;
-	if (pthread_create(&tb, NULL, side_main, &b)) {
+	switch (zf_c2c_run_pair(side_main, &a, &b, why, len)) {
+	case -1:
 		free(pp);
 		return -1;
+	case -2:
+		return -1;	/* b is left waiting on pp */
 	}
-	if (pthread_create(&ta, NULL, side_main, &a)) {
-		snprintf(why, len, "cannot start a thread");
-		return -1;	/* tb is left waiting on pp: the process is ending anyway */
-	}
-	pthread_join(ta, NULL);
-	pthread_join(tb, NULL);
 	free(pp);
 	if (a.err || b.err) {
 		snprintf(why, len, "%s", a.err ? a.why : b.why);

@@ -14,6 +14,15 @@
 
 int zf_c2c_main(int argc, char **argv);
 
+/*
+ * A pair's two pinned sides, both running side(): b's thread started first
+ * (it waits on the line they share), then a's, both joined. 0; -1 when b's
+ * could not start (nothing ran: the caller frees what they share); -2 when
+ * a's could not (b is left waiting on it: not to be freed; the process is
+ * ending anyway). why says which.
+ */
+int zf_c2c_run_pair(void *(*side)(void *), void *a, void *b, char *why, size_t len);
+
 /* DIR/c2c-contention.csv's columns, in order (NULL-terminated) */
 extern const char *const zf_c2c_contention_cols[];
 #define ZF_C2C_CONTENTION_CSV	"c2c-contention.csv"

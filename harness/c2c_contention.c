@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,7 +186,6 @@ static int measure(struct zf_topo *topo, int pu_a, int pu_b, unsigned long work_
 	struct side_arg b = { .topo = topo, .pu = pu_b, .side = 1 };
 	double ns[BATCHES], opt[BATCHES], retries[BATCHES];
 	unsigned long ops = zf_c2c_contention_ops(work_ns);
-	pthread_t ta, tb;
 	int i, valid = 0;
 
 	if (!c) {
@@ -198,17 +196,13 @@ static int measure(struct zf_topo *topo, int pu_a, int pu_b, unsigned long work_
 	c->ops = ops;
 	c->work_iters = (unsigned long)(work_ns * iters_per_ns + 0.5);
 	a.c = b.c = c;
-	if (pthread_create(&tb, NULL, side_main, &b)) {
+	switch (zf_c2c_run_pair(side_main, &a, &b, why, len)) {
+	case -1:
 		free(c);
-		snprintf(why, len, "cannot start a thread");
 		return -1;
+	case -2:
+		return -1;	/* b is left waiting on c */
 	}
-	if (pthread_create(&ta, NULL, side_main, &a)) {
-		snprintf(why, len, "cannot start a thread");
-		return -1;	/* tb is left waiting on c: the process is ending anyway */
-	}
-	pthread_join(ta, NULL);
-	pthread_join(tb, NULL);
 	free(c);
 	if (a.err || b.err) {
 		snprintf(why, len, "%s", a.err ? a.why : b.why);
