@@ -31,10 +31,7 @@ for r in $(seq "$rounds"); do
 		--faults emulated --reps 5 --min-ms 100 --events none --quiet --out "$d" >/dev/null
 	build/hzfbench c2c --out "$d/c2c" >/dev/null
 	# the mean of before and after, as model reads it
-	paste -d, "$d.c2c/c2c.csv" "$d/c2c/c2c.csv" | awk -F, -v n="$(head -1 "$d/c2c/c2c.csv" |
-		awk -F, '{ print NF }')" 'NR == 1 { for (i = 1; i <= n; i++) printf "%s%s", $i, i < n ? "," : "\n"; next }
-		{ printf "%s", $1; for (i = 2; i <= n; i++) printf ",%s", $i == "" ? "" : ($i + $(i + n)) / 2; print "" }' \
-		>"$d/c2c.csv"
+	tools/c2c-mean.sh "$d.c2c/c2c.csv" "$d/c2c/c2c.csv" >"$d/c2c.csv"
 	cp "$d/c2c/c2c-pus.csv" "$d/"
 	build/hzfbench model --from "$d" >"$d/model.txt"
 	# PUs 0 and 1: row 2, column 3 of each matrix

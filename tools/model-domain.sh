@@ -33,10 +33,7 @@ $bin c2c --out "$tmp/after" >/dev/null
 mean() { awk -F, 'NR > 1 { for (i = 2; i <= NF; i++) if ($i != "") { s += $i; n++ } } END { printf "%.2f", s / n }' "$1"; }
 h0=$(mean "$tmp/before/c2c.csv") h1=$(mean "$tmp/after/c2c.csv")
 # the mean of the two matrices, as model reads one
-paste -d, "$tmp/before/c2c.csv" "$tmp/after/c2c.csv" | awk -F, -v n="$(head -1 "$tmp/after/c2c.csv" |
-	awk -F, '{ print NF }')" 'NR == 1 { for (i = 1; i <= n; i++) printf "%s%s", $i, i < n ? "," : "\n"; next }
-	{ printf "%s", $1; for (i = 2; i <= n; i++) printf ",%s", $i == "" ? "" : ($i + $(i + n)) / 2; print "" }' \
-	>"$tmp/c2c.csv"
+tools/c2c-mean.sh "$tmp/before/c2c.csv" "$tmp/after/c2c.csv" >"$tmp/c2c.csv"
 printf '%8s %9s %9s %9s %9s %9s %9s %8s\n' fault_ns p1_ns work_ns asked g2_ns pred_ns meas/pred per_move
 p0=''
 for ns in ${list//,/ }; do
