@@ -376,20 +376,21 @@ else
 		cp "$cache/c2c.csv" "$cache/c2c-pus.csv" "$out/"
 		[ ! -s "$cache/c2c-contention.csv" ] || cp "$cache/c2c-contention.csv" "$out/"
 		stage model
-		"$bin" model --from "$out" >"$out/model.txt" 2>&1 ||
-			echo "model: no prediction (see $out/model.txt)" >&2
-		# measured beside predicted for global, the strategy the model is about;
-		# each regime with its verdict: a ratio, or why it is outside the model
+		# DIR's model.txt, and measured beside predicted for global, the strategy
+		# the model is about, each with its verdict: a ratio, or why it is outside
+		model_lines() {
+			"$bin" model --from "$1" >"$1/model.txt" 2>&1 ||
+				echo "model: no prediction (see $1/model.txt)" >&2
+			awk '$1 == "strategy" || $1 == "global" || ($1 == "retries:" && $2 == "global")' \
+				"$1/model.txt" | sed 's/^/model: /'
+		}
 		echo "model: the real-fault regime (--fault-ns $fault_ns):"
-		awk '$1 == "strategy" || $1 == "global" || ($1 == "retries:" && $2 == "global")' "$out/model.txt" | sed 's/^/model: /'
+		model_lines "$out"
 		if [ "$stress" -eq 1 ] && [ -s "$out/stress/summary.csv" ]; then
 			cp "$out/c2c.csv" "$out/c2c-pus.csv" "$out/stress/"
 			[ ! -s "$out/c2c-contention.csv" ] || cp "$out/c2c-contention.csv" "$out/stress/"
-			"$bin" model --from "$out/stress" >"$out/stress/model.txt" 2>&1 ||
-				echo "model: no prediction for the stress sweep (see $out/stress/model.txt)" >&2
 			echo "model: the stress (--fault-ns 0, a fault of no work):"
-			awk '$1 == "strategy" || $1 == "global" || ($1 == "retries:" && $2 == "global")' \
-				"$out/stress/model.txt" | sed 's/^/model: /'
+			model_lines "$out/stress"
 		fi
 		if [ -n "$before" ] && [ -s "$before/m/c2c.csv" ]; then
 			cp "$before/m/c2c.csv" "$out/c2c-before.csv"
