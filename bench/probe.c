@@ -106,12 +106,15 @@ static double busy_calls_ns(unsigned long iters, unsigned long calls)
  */
 #define BUSY_ROUNDS	9
 
-double zf_busy_calibrate_at(double ns, unsigned long *iters, double *call_ns)
+double zf_busy_calibrate_at(double ns, double from_ipn, unsigned long *iters, double *call_ns)
 {
-	unsigned long k = (unsigned long)(ns * zf_busy_calibrate() + 0.5), calls;
+	unsigned long k, calls;
 	double v[BUSY_ROUNDS], t = 0;
 	int pass, i;
 
+	if (from_ipn <= 0)
+		from_ipn = zf_busy_calibrate();
+	k = (unsigned long)(ns * from_ipn + 0.5);
 	calls = (unsigned long)(1e6 / ns) + 1;
 	for (pass = 0; pass < 4; pass++) {
 		if (k < 1)
@@ -124,7 +127,7 @@ double zf_busy_calibrate_at(double ns, unsigned long *iters, double *call_ns)
 	}
 	*iters = k;
 	*call_ns = t;
-	return t > 0 ? k / t : zf_busy_calibrate();
+	return t > 0 ? k / t : from_ipn;
 }
 
 void zf_probe_measure(struct zf_probe *probe, double busy_ns)
@@ -143,7 +146,7 @@ void zf_probe_measure(struct zf_probe *probe, double busy_ns)
 	probe->busy_call_ns = 0;
 	probe->busy_ipn_end = 0;
 	if (busy_ns > 0)
-		probe->busy_iters_per_ns = zf_busy_calibrate_at(busy_ns, &probe->busy_iters,
+		probe->busy_iters_per_ns = zf_busy_calibrate_at(busy_ns, 0, &probe->busy_iters,
 								&probe->busy_call_ns);
 	else
 		probe->busy_iters_per_ns = zf_busy_calibrate();
@@ -156,6 +159,7 @@ double zf_probe_recheck(struct zf_probe *probe)
 
 	if (probe->busy_ns <= 0 || probe->busy_iters_per_ns <= 0)
 		return 0;
-	probe->busy_ipn_end = zf_busy_calibrate_at(probe->busy_ns, &iters, &call_ns);
+	probe->busy_ipn_end = zf_busy_calibrate_at(probe->busy_ns, probe->busy_iters_per_ns, &iters,
+						   &call_ns);
 	return fabs(probe->busy_ipn_end / probe->busy_iters_per_ns - 1);
 }

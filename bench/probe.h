@@ -33,8 +33,12 @@ void zf_probe_measure(struct zf_probe *probe, double busy_ns);
 double zf_probe_recheck(struct zf_probe *probe);
 /* iterations per ns of one long zf_busy() call */
 double zf_busy_calibrate(void);
-/* iterations per ns for calls of ns each; *iters and *call_ns what the last round measured */
-double zf_busy_calibrate_at(double ns, unsigned long *iters, double *call_ns);
+/*
+ * iterations per ns for calls of ns each, starting from the rate from_ipn
+ * (0: one long call measured first); *iters and *call_ns what the last
+ * round measured
+ */
+double zf_busy_calibrate_at(double ns, double from_ipn, unsigned long *iters, double *call_ns);
 /* the median of v[0..n-1] (sorts v); 0 for n == 0 */
 double zf_median(double *v, int n);
 

@@ -268,7 +268,8 @@ int zf_c2c_contention(struct zf_topo *topo, const struct zf_plan *plan,
 		unsigned long iters;
 		double call_ns;
 
-		ipn[w] = work_ns[w] ? zf_busy_calibrate_at((double)work_ns[w], &iters, &call_ns)
+		ipn[w] = work_ns[w] ? zf_busy_calibrate_at((double)work_ns[w], iters_per_ns, &iters,
+							   &call_ns)
 				    : iters_per_ns;
 	}
 
