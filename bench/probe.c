@@ -80,6 +80,7 @@ double zf_busy_calibrate(void)
 	double v[PROBE_ROUNDS];
 	int i;
 
+	zf_busy_setup();
 	for (i = 0; i < PROBE_ROUNDS; i++)
 		v[i] = busy_round();
 	return zf_median(v, PROBE_ROUNDS);
@@ -141,6 +142,7 @@ void zf_probe_measure(struct zf_probe *probe, double busy_ns)
 	}
 	probe->inc_not_zero_ns = zf_median(a, PROBE_ROUNDS);
 	probe->pointer_read_ns = zf_median(b, PROBE_ROUNDS);
+	probe->busy_unit = zf_busy_setup();
 	probe->busy_ns = busy_ns > 0 ? busy_ns : 0;
 	probe->busy_iters = 0;
 	probe->busy_call_ns = 0;

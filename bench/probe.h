@@ -2,7 +2,7 @@
 /*
  * Reference points measured in the same session as a run: what a bare
  * atomic_inc_not_zero() costs on one uncontended line, what a plain pointer
- * read costs, and how many busy-work iterations make a nanosecond.
+ * read costs, and how many units of busy work make a nanosecond.
  */
 #ifndef HZF_PROBE_H
 #define HZF_PROBE_H
@@ -10,9 +10,10 @@
 struct zf_probe {
 	double inc_not_zero_ns;		/* one CAS-loop increment, one task, one line */
 	double pointer_read_ns;		/* one relaxed pointer load in a loop */
-	double busy_iters_per_ns;	/* zf_busy() iterations per nanosecond, at busy_ns */
+	const char *busy_unit;		/* zf_busy()'s unit: "tsc", "cntvct" (ticks) or "loop" */
+	double busy_iters_per_ns;	/* zf_busy() units per nanosecond, at busy_ns */
 	double busy_ns;			/* the work a call was calibrated to (0: one long call) */
-	unsigned long busy_iters;	/* the iterations a call of busy_ns takes */
+	unsigned long busy_iters;	/* the units a call of busy_ns takes */
 	double busy_call_ns;		/* what a call of busy_iters measured, the call in */
 	double busy_ipn_end;		/* calibrated again at the end of a run; 0: not */
 };
@@ -31,10 +32,10 @@ void zf_probe_measure(struct zf_probe *probe, double busy_ns);
  * returns |end / start - 1|, 0 where nothing was calibrated
  */
 double zf_probe_recheck(struct zf_probe *probe);
-/* iterations per ns of one long zf_busy() call */
+/* zf_busy() units per ns of one long call */
 double zf_busy_calibrate(void);
 /*
- * iterations per ns for calls of ns each, starting from the rate from_ipn
+ * units per ns for calls of ns each, starting from the rate from_ipn
  * (0: one long call measured first); *iters and *call_ns what the last
  * round measured
  */

@@ -41,4 +41,30 @@ static inline __attribute__((always_inline)) uint64_t zf_tick(void)
 #endif
 }
 
+/*
+ * The same counter unfenced, for a deadline spin (zf_busy()), where the
+ * platform has one: ZF_HAVE_COUNTER is then defined, and ZF_COUNTER_NAME.
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#define ZF_HAVE_COUNTER 1
+#define ZF_COUNTER_NAME "tsc"
+static inline __attribute__((always_inline)) uint64_t zf_counter(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+#elif defined(__aarch64__)
+#define ZF_HAVE_COUNTER 1
+#define ZF_COUNTER_NAME "cntvct"
+static inline __attribute__((always_inline)) uint64_t zf_counter(void)
+{
+	uint64_t v;
+
+	__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+}
+#endif
+
 #endif

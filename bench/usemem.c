@@ -1,15 +1,86 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The usemem workload's out-of-line parts: see usemem.h. */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <stdint.h>
 #include <sys/mman.h>
 
 #include "usemem.h"
 
-__attribute__((noinline, aligned(64))) void zf_busy(unsigned long iters)
+/* set once by zf_busy_setup(), before any work is sized: see usemem.h */
+static bool busy_on_counter;
+static const char *busy_unit;
+
+__attribute__((noinline, aligned(64))) void zf_busy(unsigned long n)
 {
-	while (iters--)
-		__asm__ __volatile__("" : "+r"(iters));
+	if (!n)		/* no work: not even the counter's reads (c2c --contention at 0) */
+		return;
+#ifdef ZF_HAVE_COUNTER
+	if (busy_on_counter) {
+		/*
+		 * fenced: the deadline starts once what came before (the get's
+		 * locked operation) has completed, as a fault's next locked
+		 * operation (the PMD lock) waits for it; an unfenced read ran
+		 * ahead of a contended get and hid its miss in the work
+		 */
+		uint64_t end = zf_tick() + n;
+
+		while ((int64_t)(zf_counter() - end) < 0)
+			;
+		return;
+	}
+	(void)zf_tick();	/* the loop too starts once the get has completed */
+#endif
+	while (n--)
+		__asm__ __volatile__("" : "+r"(n));
+}
+
+#ifdef ZF_HAVE_COUNTER
+/* the TSC counts at one rate whatever the core's speed, and in every C-state */
+static bool counter_is_steady(void)
+{
+	bool steady = false;
+#if defined(__x86_64__) || defined(__i386__)
+	char line[4096];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "flags", 5))
+			continue;
+		steady = strstr(line, " constant_tsc") && strstr(line, " nonstop_tsc");
+		break;
+	}
+	if (f)
+		fclose(f);
+#elif defined(__aarch64__)
+	uint64_t hz;
+
+	/* the architected counter is steady; fine enough to measure out 50 ns? */
+	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(hz));
+	steady = hz >= 50000000;
+#endif
+	return steady;
+}
+#endif
+
+const char *zf_busy_setup(void)
+{
+	const char *env;
+
+	if (busy_unit)
+		return busy_unit;
+	env = getenv("HZF_BUSY");
+#ifdef ZF_HAVE_COUNTER
+	busy_on_counter = !(env && !strcmp(env, "loop")) && counter_is_steady();
+	busy_unit = busy_on_counter ? ZF_COUNTER_NAME : "loop";
+#else
+	(void)env;
+	busy_unit = "loop";
+#endif
+	return busy_unit;
 }
 
 /*

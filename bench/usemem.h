@@ -34,13 +34,21 @@ struct zf_pass {
 };
 
 /*
- * Calibrated busy work: one iteration is one compiler-opaque add. Out of
- * line and 64-byte aligned (usemem.c), so that every strategy's fault loop
- * and the calibration (bench/probe.c) run the very same instructions: an
- * inlined copy in each loop ran 30-55% slower than the copy it was
- * calibrated on, with --fault-ns 1000 costing 1,400-1,550 ns a fault.
+ * Calibrated busy work, n units of it. Where the CPU has a counter that runs
+ * at one rate whatever the core's speed (x86's invariant TSC, arm64's
+ * virtual counter of 50 MHz or more), a unit is one tick and a call spins
+ * until n ticks have passed: the work is a time, which holds when the core
+ * speeds up or slows down during a run (a vCPU here moved 15-40% within one
+ * sweep, and a loop calibrated at the start then did that much more or less
+ * work). Elsewhere, or with HZF_BUSY=loop, a unit is one compiler-opaque add.
+ * Out of line and 64-byte aligned (usemem.c), so that every strategy's
+ * fault loop and the calibration (bench/probe.c) run the very same
+ * instructions: an inlined copy in each loop ran 30-55% slower than the
+ * copy it was calibrated on.
  */
-void zf_busy(unsigned long iters);
+void zf_busy(unsigned long n);
+/* chooses zf_busy()'s unit, once; returns it: "tsc", "cntvct" or "loop" */
+const char *zf_busy_setup(void);
 
 /* one fault in every ZF_TIMED_EVERY has its get() timed, one other the timer alone */
 #define ZF_TIMED_EVERY	16

@@ -13,6 +13,7 @@
 
 #include "../bench/contend.h"
 #include "../bench/probe.h"
+#include "../bench/usemem.h"
 #include "buf.h"
 #include "c2c.h"
 #include "parse.h"
@@ -277,7 +278,7 @@ int zf_c2c_contention(struct zf_topo *topo, const struct zf_plan *plan,
 		zf_buf_printf(&csv, "%s%s", i ? "," : "", zf_c2c_contention_cols[i]);
 	zf_buf_printf(&csv, "\n");
 	printf("c2c --contention: %zu pairs, work between operations in ns, busy work %.3f "
-	       "iterations a ns\n", npairs, iters_per_ns);
+	       "%s units a ns\n", npairs, iters_per_ns, zf_busy_setup());
 	printf("%6s %6s %-8s %8s %10s %16s %14s %8s\n", "pu_a", "pu_b", "level", "work_ns",
 	       "ns_per_op", "ops_per_transfer", "retries_per_op", "ops");
 	for (p = 0; p < npairs && !ret; p++)

@@ -939,8 +939,9 @@ static int cmd_probe(int argc, char **argv)
 		return 2;
 	}
 	zf_probe_measure(&p, (double)fault_ns);
-	printf("inc_not_zero_ns    %.3f\npointer_read_ns    %.3f\nbusy_iters_per_ns  %.4f\n",
-	       p.inc_not_zero_ns, p.pointer_read_ns, p.busy_iters_per_ns);
+	printf("inc_not_zero_ns    %.3f\npointer_read_ns    %.3f\nbusy_unit          %s\n"
+	       "busy_iters_per_ns  %.4f\n",
+	       p.inc_not_zero_ns, p.pointer_read_ns, p.busy_unit, p.busy_iters_per_ns);
 	if (fault_ns)
 		printf("busy_ns            %.1f\nbusy_iters         %lu\nbusy_call_ns       %.2f\n",
 		       p.busy_ns, p.busy_iters, p.busy_call_ns);

@@ -232,9 +232,10 @@ static int write_meta(struct zf_results *r, bool complete, const char *end_time,
 	zf_buf_printf(&b, "  \"libnuma\": {\"available\": %s, \"max_node\": %d},\n",
 		      zf_numa_available() ? "true" : "false", zf_numa_max_node());
 	zf_buf_printf(&b, "  \"probes\": {\"inc_not_zero_ns\": %.3f, \"pointer_read_ns\": %.3f, "
-		      "\"busy_iters_per_ns\": %.4f, \"busy_ns\": %.1f, \"busy_iters\": %lu, "
+		      "\"busy_unit\": \"%s\", \"busy_iters_per_ns\": %.4f, \"busy_ns\": %.1f, \"busy_iters\": %lu, "
 		      "\"busy_call_ns\": %.2f, \"busy_iters_per_ns_end\": %.4f},\n",
-		      r->probe.inc_not_zero_ns, r->probe.pointer_read_ns, r->probe.busy_iters_per_ns,
+		      r->probe.inc_not_zero_ns, r->probe.pointer_read_ns,
+		      r->probe.busy_unit ? r->probe.busy_unit : "loop", r->probe.busy_iters_per_ns,
 		      r->probe.busy_ns, r->probe.busy_iters, r->probe.busy_call_ns,
 		      r->probe.busy_ipn_end);
 	zf_buf_printf(&b, "  \"command_line\": [");

@@ -483,10 +483,10 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 	 */
 	if (!failed && zf_probe_recheck(&r.probe) > ZF_BUSY_DRIFT)
 		fprintf(stderr, "hzfbench: warning: --fault-ns %.0f: the busy work's speed moved "
-			"%+.0f%% between the sweep's start and its end (%.3f and %.3f iterations a "
+			"%+.0f%% between the sweep's start and its end (%.3f and %.3f %s units a "
 			"ns): the work each fault did moved with it (meta.json probes)\n",
 			r.probe.busy_ns, 100 * (r.probe.busy_ipn_end / r.probe.busy_iters_per_ns - 1),
-			r.probe.busy_iters_per_ns, r.probe.busy_ipn_end);
+			r.probe.busy_iters_per_ns, r.probe.busy_ipn_end, r.probe.busy_unit);
 	/* a full or read-only disk said so once already: meta.json cannot be written either */
 	if (zf_results_end(&r, !failed, why, sizeof(why))) {
 		if (!write_failed)

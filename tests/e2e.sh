@@ -965,6 +965,20 @@ else
 	skip "charts and report" "gnuplot is not installed (gnuplot-nox)"
 fi
 
+# --- the busy work's unit: the steady counter where the CPU has one, HZF_BUSY=loop the loop ---
+want=loop
+if [ "$(uname -m)" = x86_64 ] && grep -m1 '^flags' /proc/cpuinfo | grep -qw constant_tsc &&
+	grep -m1 '^flags' /proc/cpuinfo | grep -qw nonstop_tsc; then
+	want=tsc
+fi
+if $bin probe --fault-ns 200 >"$tmp/out" 2>&1 && grep -qx "busy_unit  *$want" "$tmp/out" &&
+	HZF_BUSY=loop $bin probe --fault-ns 200 >"$tmp/out" 2>&1 && grep -qx 'busy_unit  *loop' "$tmp/out" &&
+	grep -q '"busy_unit": "[a-z]*", "busy_iters_per_ns"' "$tmp/run/meta.json"; then
+	ok "busy work: $want here, the loop under HZF_BUSY=loop, the unit in meta.json"
+else
+	fail "busy work: $want here, the loop under HZF_BUSY=loop, the unit in meta.json" "$(cat "$tmp/out")"
+fi
+
 # --- help and version ---
 helps=0
 for c in run sweep topo show probe usemem report compare history c2c model zeroout; do

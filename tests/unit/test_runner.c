@@ -5,8 +5,11 @@
  * reported and not hung.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../bench/probe.h"
+#include "../../bench/tick.h"
+#include "../../bench/usemem.h"
 #include "../../harness/numa.h"
 #include "../../harness/runner.h"
 #include "../../harness/zeroout.h"
@@ -202,6 +205,34 @@ TEST(zeroout_file_stays_within_its_budget_at_any_task_count)
 	span = zf_zeroout_span(M, 8, 64 * M, &n);
 	EXPECT_EQ(span, 64 * M);
 	EXPECT_EQ(n, 1);
+}
+
+/*
+ * On a steady counter the busy work is a deadline: a call of n ticks never
+ * ends before n ticks have passed, however fast the core runs, and ends soon
+ * after (a few reads of the counter, a preemption aside: the median of 21)
+ */
+TEST(busy_work_on_the_counter_is_a_deadline)
+{
+	const char *unit = zf_busy_setup();
+	uint64_t took[21], t0, least = ~0ULL;
+	double over[21];
+	int i;
+
+	EXPECT_TRUE(!strcmp(unit, "tsc") || !strcmp(unit, "cntvct") || !strcmp(unit, "loop"));
+	if (strcmp(unit, "loop")) {
+		for (i = 0; i < 21; i++) {
+			t0 = zf_tick();
+			zf_busy(20000);
+			took[i] = zf_tick() - t0;
+			over[i] = (double)took[i] - 20000;
+			least = took[i] < least ? took[i] : least;
+		}
+		EXPECT_TRUE(least >= 20000);
+		EXPECT_TRUE(zf_median(over, 21) < 2000);
+	}
+	/* and the same unit a second time: chosen once */
+	EXPECT_TRUE(zf_busy_setup() == unit);
 }
 
 /* --fault-ns's calibration: a call of the iterations it gives takes about NS; the end's check */
