@@ -189,6 +189,23 @@ install: build/hzfbench
 	install -m 755 build/hzfbench $(DESTDIR)$(BINDIR)/hzfbench
 	install -m 644 plots/*.gp $(DESTDIR)$(DATADIR)/plots/
 
+# the benchmarks, by hand (README): the main job, the harness against a
+# plain loop, the model round after round, and the charts of any folder;
+# ARGS passes options on (make bench ARGS='--tasks 1,2')
+bench:
+	./run.sh $(ARGS)
+
+bench-plain:
+	tools/vs-plain.sh $(ARGS)
+
+model-check:
+	tools/model-check.sh $(ARGS)
+
+plots:
+	@[ -n "$(RESULTS)" ] || { echo "make plots: RESULTS=DIR: no results folder named" >&2; exit 2; }
+	@$(MAKE) --no-print-directory $(B)/hzfbench
+	$(B)/hzfbench report $(RESULTS)
+
 clean:
 	rm -rf build $(DIST).tar.gz
 

@@ -979,6 +979,22 @@ else
 	fail "busy work: $want here, the loop under HZF_BUSY=loop, the unit in meta.json" "$(cat "$tmp/out")"
 fi
 
+# --- every make target the docs name has a rule that does something ---
+bad=
+while read -r t; do
+	if ! out=$(make -n "$t" RESULTS="$tmp/run" 2>&1) ||
+		grep -qE 'Nothing to be done|No rule to make target' <<<"$out"; then
+		bad="$bad $t"
+	fi
+done < <(grep -oh '`make [a-z][a-z-]*' README.md docs/*.md | sed 's/^`make //' | sort -u)
+if [ -z "$bad" ] && ! make -s plots >"$tmp/out" 2>&1 &&
+	grep -qx 'make plots: RESULTS=DIR: no results folder named' "$tmp/out"; then
+	ok "every make target README and docs/ name has a rule; make plots without RESULTS says so"
+else
+	fail "every make target README and docs/ name has a rule; make plots without RESULTS says so" \
+		"targets that do nothing:${bad:- none}" "$(cat "$tmp/out")"
+fi
+
 # --- help and version ---
 helps=0
 for c in run sweep topo show probe usemem report compare history c2c model zeroout; do
