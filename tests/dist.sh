@@ -23,17 +23,17 @@ fi
 
 # --- what the tarball holds ---
 tar -tzf "$name.tar.gz" | sed 's,/$,,' | sort >"$tmp/list"
-want=(bin/hzfbench lib/libhwloc.so.15 lib/libnuma.so.1 lib/libz.so.1 run.sh README.md BUNDLE
+want=(bin/hzfbench lib/libhwloc.so.15 lib/libnuma.so.1 lib/libz.so.1 lib/libjansson.so.4 run.sh README.md BUNDLE
 	tools/perf-wrap.sh)
-for gp in plots/*.gp; do want+=("$gp"); done
+for f in plots/*.gp docs/*.md; do want+=("$f"); done
 missing=()
 for f in "${want[@]}"; do grep -qx "$name/$f" "$tmp/list" || missing+=("$f"); done
 # glibc's libraries stay the machine's; no source, no Makefile
 extra=$(grep -E "^$name/lib/(libc|libm|libpthread|libdl|librt|ld-linux)[.-]|\.c$|/Makefile$" "$tmp/list")
 if [ "${#missing[@]}" -eq 0 ] && [ -z "$extra" ] && ! grep -qv "^$name\(/\|$\)" "$tmp/list"; then
-	ok "the tarball holds one folder: the binary, its libraries but glibc's, plots/*.gp, run.sh, README.md"
+	ok "the tarball holds one folder: the binary, its libraries but glibc's, plots/*.gp, run.sh, README.md, docs/"
 else
-	fail "the tarball holds one folder: the binary, its libraries but glibc's, plots/*.gp, run.sh, README.md" \
+	fail "the tarball holds one folder: the binary, its libraries but glibc's, plots/*.gp, run.sh, README.md, docs/" \
 		"missing: ${missing[*]}" "not wanted: $extra"
 fi
 

@@ -995,6 +995,33 @@ else
 		"targets that do nothing:${bad:- none}" "$(cat "$tmp/out")"
 fi
 
+# --- README stays short, and every link of README and docs/ leads somewhere ---
+# (a file, and a heading of it for #anchors, slugged as GitHub does)
+slug() { tr '[:upper:]' '[:lower:]' | sed 's/[^a-z0-9 _-]//g; s/ /-/g'; }
+broken=
+while read -r md; do
+	dir=$(dirname "$md")
+	while read -r link; do
+		path=${link%%#*} frag=
+		[[ $link == *#* ]] && frag=${link#*#}
+		target=$md
+		[ -n "$path" ] && target=$dir/$path
+		if [ ! -e "$target" ]; then
+			broken="$broken $md:$link"
+		elif [ -n "$frag" ] && ! grep -E '^#+ ' "$target" | sed -E 's/^#+ //' | slug |
+			grep -qx -- "$frag"; then
+			broken="$broken $md:$link"
+		fi
+	done < <(grep -o '](\([^)h][^)]*\|h[^t][^)]*\))' "$md" | sed 's/^](//; s/)$//')
+done < <(ls README.md docs/*.md)
+lines=$(wc -l <README.md)
+if [ -z "$broken" ] && [ "$lines" -le 250 ]; then
+	ok "README is $lines lines (at most 250); every link of README and docs/ resolves"
+else
+	fail "README is $lines lines (at most 250); every link of README and docs/ resolves" \
+		"broken:${broken:- none}"
+fi
+
 # --- help and version ---
 helps=0
 for c in run sweep topo show probe usemem report compare history c2c model zeroout; do

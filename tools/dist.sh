@@ -4,7 +4,7 @@
 # stages build/dist/NAME/ and writes NAME.tar.gz (NAME is
 # hzfbench-VERSION-ARCH) holding that one folder: bin/hzfbench (BINARY, linked
 # with an rpath of $ORIGIN/../lib), lib/ with every library of its DT_NEEDED
-# closure but glibc's, plots/*.gp, run.sh, README.md, tools/perf-wrap.sh (what
+# closure but glibc's, plots/*.gp, run.sh, README.md and docs/, tools/perf-wrap.sh (what
 # run.sh --perf-record calls) and BUNDLE, the marker by which run.sh knows it
 # runs from a bundle, which also says what the bundle needs of the machine.
 set -euo pipefail
@@ -13,10 +13,11 @@ bin=${1:-} name=${2:-}
 { [ -x "$bin" ] && [ -n "$name" ]; } || { echo "usage: tools/dist.sh BINARY NAME" >&2; exit 2; }
 stage=build/dist/$name
 rm -rf "$stage"
-mkdir -p "$stage/bin" "$stage/lib" "$stage/plots" "$stage/tools"
+mkdir -p "$stage/bin" "$stage/lib" "$stage/plots" "$stage/tools" "$stage/docs"
 install -m 755 "$bin" "$stage/bin/hzfbench"
 install -m 644 plots/*.gp "$stage/plots/"
 install -m 644 README.md "$stage/"
+install -m 644 docs/*.md "$stage/docs/"	# README links them
 install -m 755 run.sh "$stage/"
 install -m 755 tools/perf-wrap.sh "$stage/tools/"
 
