@@ -7,12 +7,14 @@ PKG_CONFIG ?= pkg-config
 
 HWLOC_CFLAGS := $(shell $(PKG_CONFIG) --cflags hwloc 2>/dev/null)
 HWLOC_LIBS := $(shell $(PKG_CONFIG) --libs hwloc 2>/dev/null || echo -lhwloc)
+JANSSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
+JANSSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null || echo -ljansson)
 GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 VERSION := 0.1
 
-override CFLAGS += -std=gnu11 -pthread -Wall -Wextra -Werror $(HWLOC_CFLAGS) \
+override CFLAGS += -std=gnu11 -pthread -Wall -Wextra -Werror $(HWLOC_CFLAGS) $(JANSSON_CFLAGS) \
 	-DHZF_VERSION='"$(VERSION)"'
-LDLIBS += $(HWLOC_LIBS) -lnuma -lz -lm -pthread
+LDLIBS += $(HWLOC_LIBS) $(JANSSON_LIBS) -lnuma -lz -lm -pthread
 
 # every object and binary goes under $(B): build/ for the plain build,
 # build/asan, build/ubsan, build/tsan for the sanitizer builds below

@@ -12,7 +12,7 @@
 set -euo pipefail
 
 want=${1:-build}
-build_pkgs=(gcc make pkg-config libhwloc-dev libnuma-dev zlib1g-dev gnuplot-nox)
+build_pkgs=(gcc make pkg-config libhwloc-dev libnuma-dev zlib1g-dev libjansson-dev gnuplot-nox)
 run_pkgs=(hwloc numactl)
 
 missing=()
@@ -25,8 +25,9 @@ if command -v cc >/dev/null 2>&1; then
 	have_header hwloc.h || missing+=(libhwloc-dev)
 	have_header numa.h || missing+=(libnuma-dev)
 	have_header zlib.h || missing+=(zlib1g-dev)
+	have_header jansson.h || missing+=(libjansson-dev)
 else
-	missing+=(libhwloc-dev libnuma-dev zlib1g-dev)
+	missing+=(libhwloc-dev libnuma-dev zlib1g-dev libjansson-dev)
 fi
 if [ "$want" = perf ]; then
 	command -v perf >/dev/null 2>&1 || missing+=(linux-perf)

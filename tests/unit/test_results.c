@@ -55,8 +55,12 @@ TEST(malformed_csv_names_its_line)
 
 TEST(json_written_and_read_back)
 {
+	static const char *const want[][2] = {
+		{ "thp.n.1", "2500.0" }, { "thp.n.2.x", "null" }, { "thp.n.2", "{\"x\":null}" },
+	};
 	struct zf_buf b = { 0 };
 	char out[128];
+	size_t i;
 
 	zf_buf_printf(&b, "{\"host\": ");
 	zf_buf_json_str(&b, "a \"quoted\"\\name\n");
@@ -72,7 +76,18 @@ TEST(json_written_and_read_back)
 	EXPECT_EQ(zf_json_get(b.text, "thp.defrag", out, sizeof(out)), -ENOENT);
 	EXPECT_EQ(zf_json_get(b.text, "host.x", out, sizeof(out)), -ENOENT);
 	EXPECT_EQ(zf_json_get(b.text, "host", out, 4), -ENOSPC);
+	/* an array by its index, a number, a null and an object as JSON text */
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		ASSERT_EQ(zf_json_get(b.text, want[i][0], out, sizeof(out)), 0);
+		EXPECT_STREQ(out, want[i][1]);
+	}
+	EXPECT_EQ(zf_json_get(b.text, "thp.n.3", out, sizeof(out)), -ENOENT);
+	EXPECT_EQ(zf_json_get(b.text, "thp.n.x", out, sizeof(out)), -ENOENT);
 	zf_buf_free(&b);
+	/* escapes past ASCII come back as UTF-8, not as '?' */
+	ASSERT_EQ(zf_json_get("{\"cpu\": \"caf\\u00e9 \\u20ac \\ud83d\\ude00\"}", "cpu", out,
+			      sizeof(out)), 0);
+	EXPECT_STREQ(out, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
 }
 
 TEST(malformed_json_is_refused)
