@@ -12,6 +12,7 @@
 #include "buf.h"
 #include "compare.h"
 #include "csv.h"
+#include "json.h"
 #include "results.h"
 #include "stats.h"
 
@@ -350,6 +351,7 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 {
 	struct side base = { 0 }, new = { 0 };
 	struct zf_buf csv = { 0 }, json = { 0 }, missing = { 0 };
+	json_t *jrows, *jungated;
 	struct row *rows = NULL;
 	size_t nrows = 0, i, r;
 	double *a = NULL, *b = NULL;
@@ -442,17 +444,7 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 	zf_buf_printf(&csv, "metric,%s,base_median,base_stddev_pct,base_reps,new_median,"
 		      "new_stddev_pct,new_reps,change_pct,p_value,p_adjusted,verdict\n",
 		      "strategy,fault,task_kind,tasks,placement,step,faults_per_pass");
-	zf_buf_printf(&json, "{\n  \"base\": ");
-	zf_buf_json_str(&json, o->base);
-	zf_buf_printf(&json, ",\n  \"new\": ");
-	zf_buf_json_str(&json, o->new_dir);
-	zf_buf_printf(&json, ",\n  \"threshold_pct\": %g,\n  \"alpha\": %g,\n  \"normalize\": ",
-		      o->threshold_pct, o->alpha);
-	if (o->normalize)
-		zf_buf_json_str(&json, o->normalize);
-	else
-		zf_buf_printf(&json, "null");
-	zf_buf_printf(&json, ",\n  \"rows\": [");
+	jrows = json_array();
 	for (r = 0; r < nrows; r++) {
 		struct row *w = &rows[r];
 
@@ -481,13 +473,16 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 		zf_buf_printf(&csv, "%.6g,%.2f,%zu,%.6g,%.2f,%zu,%.2f,%.4g,%.4g,%s\n",
 			      w->base_median, w->base_sd, w->na, w->new_median, w->new_sd, w->nb,
 			      w->change, w->p, w->p_adj, w->verdict);
-		zf_buf_printf(&json, "%s\n    {\"metric\": \"%s\", \"configuration\": ",
-			      r ? "," : "", o->metrics[w->metric]);
-		zf_buf_json_str(&json, w->key);
-		zf_buf_printf(&json, ", \"base_median\": %.6g, \"new_median\": %.6g, "
-			      "\"change_pct\": %.2f, \"p_value\": %.4g, \"p_adjusted\": %.4g, "
-			      "\"verdict\": \"%s\"}", w->base_median, w->new_median, w->change, w->p,
-			      w->p_adj, w->verdict);
+		if (jrows && json_array_append_new(jrows, json_pack(
+				"{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s}", "metric", o->metrics[w->metric],
+				"configuration", zf_json_text(w->key),
+				"base_median", zf_json_real(w->base_median),
+				"new_median", zf_json_real(w->new_median),
+				"change_pct", zf_json_real(w->change), "p_value", zf_json_real(w->p),
+				"p_adjusted", zf_json_real(w->p_adj), "verdict", w->verdict))) {
+			json_decref(jrows);
+			jrows = NULL;
+		}
 	}
 	only_in(&csv, &base, &new, "only-in-base");
 	only_in(&csv, &new, &base, "only-in-new");
@@ -500,14 +495,20 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 	if (!o->quiet && not_gated)
 		fprintf(out, "%d more beyond it in configurations not gated (--ungated): shown, "
 			"not counted\n", not_gated);
-	zf_buf_printf(&json, "\n  ],\n  \"matched\": %d,\n  \"on_one_side_only\": %d,\n"
-		      "  \"regressed\": %d,\n  \"improved\": %d,\n  \"regressed_ungated\": %d,\n"
-		      "  \"ungated\": [", matched, nmissing, regressed, improved, not_gated);
-	for (m = 0; m < o->nungated; m++) {
-		zf_buf_printf(&json, "%s", m ? ", " : "");
-		zf_buf_json_str(&json, o->ungated[m]);
-	}
-	zf_buf_printf(&json, "]\n}\n");
+	jungated = json_array();
+	for (m = 0; m < o->nungated && jungated; m++)
+		if (json_array_append_new(jungated, zf_json_text(o->ungated[m]))) {
+			json_decref(jungated);
+			jungated = NULL;
+		}
+	zf_json_dump(json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:i, s:o}",
+			       "base", zf_json_text(o->base), "new", zf_json_text(o->new_dir),
+			       "threshold_pct", zf_json_real(o->threshold_pct),
+			       "alpha", zf_json_real(o->alpha), "normalize", zf_json_text(o->normalize),
+			       "rows", jrows, "matched", matched, "on_one_side_only", nmissing,
+			       "regressed", regressed, "improved", improved,
+			       "regressed_ungated", not_gated, "ungated", jungated), JSON_INDENT(2), &json);
+	zf_buf_printf(&json, "\n");
 	dir = o->out ? o->out : o->new_dir;
 	if (o->out && mkdir(dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "hzfbench: compare: --out: %s: %s\n", dir, strerror(errno));

@@ -15,6 +15,7 @@
 #include "cpustat.h"
 #include "doctor.h"
 #include "doctor_sample.h"
+#include "json.h"
 
 const char *zf_doctor_status_name(enum zf_doctor_status s)
 {
@@ -261,25 +262,24 @@ void zf_doctor_print(const struct zf_doctor *d, FILE *f, bool warnings_only)
 
 void zf_doctor_json(const struct zf_doctor *d, struct zf_buf *b)
 {
+	json_t *factors = json_array();
 	int i;
 
-	zf_buf_printf(b, "{\"cpus\": ");
-	zf_buf_json_str(b, d->cpus);
-	zf_buf_printf(b, ", \"factors\": [");
-	for (i = 0; i < d->n; i++) {
+	for (i = 0; i < d->n && factors; i++) {
 		const struct zf_doctor_factor *x = &d->f[i];
 
-		zf_buf_printf(b, "%s{\"name\": \"%s\", \"status\": \"%s\", \"value\": ", i ? ", " : "",
-			      x->name, zf_doctor_status_name(x->status));
-		zf_buf_json_str(b, said(x->value));
-		zf_buf_printf(b, ", \"fix\": ");
-		if (x->fix && x->fix[0])
-			zf_buf_json_str(b, x->fix);
-		else
-			zf_buf_printf(b, "null");
-		zf_buf_printf(b, "}");
+		/* json_pack() fails whole, and releases its "o"s, when any part is NULL */
+		if (json_array_append_new(factors, json_pack("{s:s, s:s, s:o, s:o}", "name", x->name,
+							     "status", zf_doctor_status_name(x->status),
+							     "value", zf_json_text(said(x->value)),
+							     "fix", zf_json_text(x->fix && x->fix[0] ? x->fix : NULL)))) {
+			json_decref(factors);
+			factors = NULL;
+		}
 	}
-	zf_buf_printf(b, "], \"ok\": %d, \"warn\": %d, \"unknown\": %d}",
-		      zf_doctor_count(d, ZF_DOCTOR_OK), zf_doctor_count(d, ZF_DOCTOR_WARN),
-		      zf_doctor_count(d, ZF_DOCTOR_UNKNOWN));
+	/* one line, as before: JSON_INDENT(0) keeps ", " and ": " */
+	zf_json_dump(json_pack("{s:o, s:o, s:i, s:i, s:i}", "cpus", zf_json_text(d->cpus),
+			       "factors", factors, "ok", zf_doctor_count(d, ZF_DOCTOR_OK),
+			       "warn", zf_doctor_count(d, ZF_DOCTOR_WARN),
+			       "unknown", zf_doctor_count(d, ZF_DOCTOR_UNKNOWN)), JSON_INDENT(0), b);
 }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Reading back the JSON hzfbench writes, through libjansson: see json.h. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "buf.h"
 #include "json.h"
 
 static json_t *load(const char *text)
@@ -89,6 +91,67 @@ int zf_json_get(const char *text, const char *path, char *out, size_t len)
 		err = -ENOENT;
 	else
 		err = copy_value(v, out, len);
+	json_decref(root);
+	return err;
+}
+
+json_t *zf_json_real(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* the length of the UTF-8 sequence at p, or 0 when it is not one */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t n = *p < 0x80 ? 1 : *p >= 0xc2 && *p < 0xe0 ? 2 : *p >= 0xe0 && *p < 0xf0 ? 3 :
+		   *p >= 0xf0 && *p < 0xf5 ? 4 : 0, i;
+
+	for (i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			n = 0;
+	return n;
+}
+
+json_t *zf_json_text(const char *s)
+{
+	json_t *v;
+	char *copy;
+	size_t i, n;
+
+	if (!s)
+		return json_null();
+	v = json_string(s);
+	if (v)
+		return v;
+	copy = strdup(s);	/* not UTF-8: each byte that is not shown as '?' */
+	if (!copy)
+		return NULL;
+	for (i = 0; copy[i]; i += n) {
+		n = utf8_len((unsigned char *)copy + i);
+		if (!n) {
+			copy[i] = '?';
+			n = 1;
+		}
+	}
+	v = json_string(copy);
+	for (i = 0; !v && copy[i]; i++)	/* an overlong form or a surrogate: ASCII alone */
+		if ((unsigned char)copy[i] >= 0x80)
+			copy[i] = '?';
+	v = v ? v : json_string(copy);
+	free(copy);
+	return v;
+}
+
+int zf_json_dump(json_t *root, size_t flags, struct zf_buf *b)
+{
+	char *text = root ? json_dumps(root, flags | JSON_REAL_PRECISION(10)) : NULL;
+	int err = text ? 0 : -ENOMEM;
+
+	if (text)
+		zf_buf_append(b, text, strlen(text));
+	else
+		b->oom = 1;
+	free(text);
 	json_decref(root);
 	return err;
 }

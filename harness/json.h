@@ -5,6 +5,10 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
+struct zf_buf;
+
 /* 0 when text is one well-formed JSON value (and nothing after it) */
 int zf_json_validate(const char *text);
 /*
@@ -14,5 +18,18 @@ int zf_json_validate(const char *text);
  * malformed JSON, -ENOSPC when out is too small.
  */
 int zf_json_get(const char *text, const char *path, char *out, size_t len);
+
+/*
+ * Building what is written: a real, or null where it is not finite (JSON has
+ * no NaN); a string, or null for NULL, any byte that is not UTF-8 as '?'.
+ */
+json_t *zf_json_real(double v);
+json_t *zf_json_text(const char *s);
+/*
+ * root's text appended to b (JSON_INDENT(n) in flags, reals to 10 digits),
+ * then root released; -ENOMEM (b's oom set) when it could not be built or
+ * dumped: a NULL root is an object that failed to be made.
+ */
+int zf_json_dump(json_t *root, size_t flags, struct zf_buf *b);
 
 #endif

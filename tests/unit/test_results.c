@@ -90,6 +90,23 @@ TEST(json_written_and_read_back)
 	EXPECT_STREQ(out, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
 }
 
+TEST(json_written_through_jansson)
+{
+	struct zf_buf b = { 0 };
+
+	/* NaN has no JSON: null; a byte that is not UTF-8 would make the file unreadable */
+	ASSERT_EQ(zf_json_dump(json_pack("{s:o, s:o, s:o, s:o}", "nan", zf_json_real(NAN),
+					 "half", zf_json_real(0.5), "tag", zf_json_text("caf\xe9 \xc3\xa9"),
+					 "none", zf_json_text(NULL)), JSON_INDENT(0), &b), 0);
+	EXPECT_STREQ(b.text, "{\"nan\": null, \"half\": 0.5, \"tag\": \"caf? \xc3\xa9\", \"none\": null}");
+	EXPECT_EQ(zf_json_validate(b.text), 0);
+	zf_buf_free(&b);
+	/* a part that could not be made fails the whole, and nothing is written */
+	EXPECT_EQ(zf_json_dump(NULL, 0, &b), -ENOMEM);
+	EXPECT_TRUE(b.oom);
+	zf_buf_free(&b);
+}
+
 TEST(malformed_json_is_refused)
 {
 	static const char *const bad[] = {
