@@ -364,24 +364,29 @@ static void sh_quote(struct zf_buf *b, const char *s)
 	zf_buf_append(b, "'", 1);
 }
 
-void zf_vm_json(const struct zf_vm_opts *o, enum zf_vm_accel accel, const char *kernel_path,
-		const char *release, struct zf_buf *b)
+json_t *zf_vm_json(const struct zf_vm_opts *o, enum zf_vm_accel accel, const char *kernel_path,
+		   const char *release)
 {
-	zf_buf_printf(b, "{\"kernel\": ");
-	zf_buf_json_str(b, o->kernel);
-	zf_buf_printf(b, ", \"kernel_path\": ");
-	zf_buf_json_str(b, kernel_path);
-	zf_buf_printf(b, ", \"kernel_release\": ");
-	if (release)
-		zf_buf_json_str(b, release);
-	else
-		zf_buf_printf(b, "null");
-	if (accel == ZF_VM_TCG)
-		zf_buf_printf(b, ", \"tcg_threads\": \"%s\"",
-			      o->tcg == ZF_VM_TCG_SINGLE ? "single" : "multi");
-	zf_buf_printf(b, ", \"accel\": \"%s\", \"cpus\": %lu, \"sockets\": %lu, \"threads\": %lu, "
-		      "\"nodes\": %lu, \"mem_mib\": %llu}", zf_vm_accel_name(accel), o->smp,
-		      o->sockets, o->threads, o->nodes, o->mem_bytes >> 20);
+	json_t *vm = json_pack("{s:o, s:o, s:o}", "kernel", zf_json_text(o->kernel),
+			       "kernel_path", zf_json_text(kernel_path),
+			       "kernel_release", zf_json_text(release));
+
+	if (vm && accel == ZF_VM_TCG &&
+	    json_object_set_new(vm, "tcg_threads",
+				json_string(o->tcg == ZF_VM_TCG_SINGLE ? "single" : "multi")))
+		goto fail;
+	if (vm && json_object_update_new(vm, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I}",
+						       "accel", zf_vm_accel_name(accel),
+						       "cpus", (json_int_t)o->smp,
+						       "sockets", (json_int_t)o->sockets,
+						       "threads", (json_int_t)o->threads,
+						       "nodes", (json_int_t)o->nodes,
+						       "mem_mib", (json_int_t)(o->mem_bytes >> 20))))
+		goto fail;
+	return vm;
+fail:
+	json_decref(vm);
+	return NULL;
 }
 
 void zf_vm_init_script(const struct zf_vm_opts *o, enum zf_vm_accel accel,
@@ -390,7 +395,7 @@ void zf_vm_init_script(const struct zf_vm_opts *o, enum zf_vm_accel accel,
 	struct zf_buf vm = { 0 };
 	int i;
 
-	zf_vm_json(o, accel, kernel_path, NULL, &vm);
+	zf_json_dump(zf_vm_json(o, accel, kernel_path, NULL), JSON_INDENT(0), &vm);
 	zf_buf_printf(script,
 		"#!/bin/busybox sh\n"
 		"# the guest's /init, written by hzfbench vm\n"

@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "json.h"
 
 enum zf_vm_accel { ZF_VM_AUTO, ZF_VM_TCG, ZF_VM_KVM };
 /* TCG's vCPU threads: one host thread for all, or one each (MTTCG) */
@@ -90,8 +91,8 @@ void zf_vm_argv_free(struct zf_vm_argv *a);
  * CPUs, sockets, threads, nodes, memory); it reaches the guest's hzfbench in
  * $HZF_VM. release: the kernel's uname -r when known, else NULL.
  */
-void zf_vm_json(const struct zf_vm_opts *o, enum zf_vm_accel accel, const char *kernel_path,
-		const char *release, struct zf_buf *b);
+json_t *zf_vm_json(const struct zf_vm_opts *o, enum zf_vm_accel accel, const char *kernel_path,
+		   const char *release);
 /* the guest's /init: a busybox sh script that runs o->cmd in /work */
 void zf_vm_init_script(const struct zf_vm_opts *o, enum zf_vm_accel accel,
 		       const char *kernel_path, struct zf_buf *script);

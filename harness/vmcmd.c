@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,27 +41,38 @@ struct vm_state {
 static int write_vm_json(const struct vm_state *s, bool complete)
 {
 	struct zf_buf b = { 0 };
+	json_t *root, *command = json_array();
 	char stamp[32];
 	int i, err;
 
 	zf_utc_time(stamp, sizeof(stamp), false);
-	zf_buf_printf(&b, "{\n  \"vm\": ");
-	zf_vm_json(&s->o, s->accel, s->kernel, s->boot.console.up ? s->boot.console.release : NULL,
-		   &b);
-	zf_buf_printf(&b, ",\n  \"virtualized\": \"%s\",\n  \"command\": [",
-		      zf_vm_accel_name(s->accel));
-	for (i = 0; i < s->o.ncmd; i++) {
-		zf_buf_printf(&b, "%s", i ? ", " : "");
-		zf_buf_json_str(&b, s->o.cmd[i]);
+	for (i = 0; i < s->o.ncmd && command; i++)
+		if (json_array_append_new(command, zf_json_text(s->o.cmd[i]))) {
+			json_decref(command);
+			command = NULL;
+		}
+	root = json_pack("{s:o, s:s, s:o, s:I, s:I, s:i, s:o}",
+			 "vm", zf_vm_json(&s->o, s->accel, s->kernel,
+					  s->boot.console.up ? s->boot.console.release : NULL),
+			 "virtualized", zf_vm_accel_name(s->accel), "command", command,
+			 "timeout_s", (json_int_t)s->o.timeout_s,
+			 "boot_timeout_s", (json_int_t)s->o.boot_timeout_s, "boots", (int)s->boots,
+			 "ending", zf_json_text(s->ending ? s->ending : "running"));
+	if (root && s->boot.console.done &&
+	    json_object_set_new(root, "exit_status", json_integer(s->boot.console.exit_status))) {
+		json_decref(root);
+		root = NULL;
 	}
-	zf_buf_printf(&b, "],\n  \"timeout_s\": %lu,\n  \"boot_timeout_s\": %lu,\n  \"boots\": %u,"
-		      "\n  \"ending\": ", s->o.timeout_s, s->o.boot_timeout_s, s->boots);
-	zf_buf_json_str(&b, s->ending ? s->ending : "running");
-	if (s->boot.console.done)
-		zf_buf_printf(&b, ",\n  \"exit_status\": %d", s->boot.console.exit_status);
-	zf_buf_printf(&b, ",\n  \"up_s\": %.2f,\n  \"wall_s\": %.2f,\n  \"written\": \"%s\",\n"
-		      "  \"complete\": %s\n}\n", s->boot.up_s, s->before_s + s->boot.wall_s, stamp,
-		      complete ? "true" : "false");
+	/* two decimals of a second, as it was printed */
+	if (root && json_object_update_new(root, json_pack("{s:o, s:o, s:s, s:b}",
+			"up_s", zf_json_real(round(s->boot.up_s * 100) / 100),
+			"wall_s", zf_json_real(round((s->before_s + s->boot.wall_s) * 100) / 100),
+			"written", stamp, "complete", complete))) {
+		json_decref(root);
+		root = NULL;
+	}
+	zf_json_dump(root, JSON_INDENT(2), &b);
+	zf_buf_printf(&b, "\n");
 	err = zf_buf_write(s->dir, "vm.json", &b, "vm");
 	zf_buf_free(&b);
 	return err;

@@ -31,6 +31,7 @@
 
 #include "../bench/huge_zero.h"
 #include "buf.h"
+#include "json.h"
 #include "metrics.h"
 #include "parse.h"
 #include "results.h"
@@ -545,17 +546,15 @@ int zf_zeroout_main(int argc, char **argv)
 				       run.ntasks, run.nseg, med, lo, hi);
 				config_close(&run);
 			}
-	zf_buf_printf(&meta, "{\n  \"workload\": \"zeroout\",\n  \"host\": ");
-	zf_buf_json_str(&meta, si.host);
-	zf_buf_printf(&meta, ",\n  \"cpu_model\": ");
-	zf_buf_json_str(&meta, si.cpu_model);
-	zf_buf_printf(&meta, ",\n  \"online_cpus\": %ld,\n  \"start_time\": \"%s\",\n"
-		      "  \"kernel_release\": ", si.online_cpus, start);
-	zf_buf_json_str(&meta, si.kernel_release);
-	zf_buf_printf(&meta, ",\n  \"sink\": \"%s\",\n  \"direct\": %s,\n  \"zero_size\": %llu,\n"
-		      "  \"depth\": %d,\n  \"iov_max\": %d,\n  \"file_budget\": %llu,\n"
-		      "  \"complete\": %s\n}\n", o.sink, direct ? "true" : "false", o.zero_size, DEPTH,
-		      IOV_MAX, (unsigned long long)budget, ret ? "false" : "true");
+	zf_json_dump(json_pack("{s:s, s:o, s:o, s:I, s:s, s:o, s:s, s:b, s:I, s:i, s:i, s:I, s:b}",
+			       "workload", "zeroout", "host", zf_json_text(si.host),
+			       "cpu_model", zf_json_text(si.cpu_model),
+			       "online_cpus", (json_int_t)si.online_cpus, "start_time", start,
+			       "kernel_release", zf_json_text(si.kernel_release), "sink", o.sink,
+			       "direct", direct, "zero_size", (json_int_t)o.zero_size, "depth", DEPTH,
+			       "iov_max", IOV_MAX, "file_budget", (json_int_t)budget, "complete", !ret),
+		     JSON_INDENT(2), &meta);
+	zf_buf_printf(&meta, "\n");
 	if (zf_buf_write(dir, "zeroout.csv", &csv, "zeroout") ||
 	    zf_buf_write(dir, "meta.json", &meta, "zeroout"))
 		ret = 1;
