@@ -86,9 +86,32 @@ typedef void (*zf_put_fn)(struct zf_shared *zs, struct zf_mm *mm, struct zf_stat
 
 struct zf_pass;
 
+/*
+ * How `hzfbench model` predicts a strategy's cost (harness/model.c,
+ * docs/model.md): where its get() takes a reference, if it takes one.
+ */
+enum zf_model_kind {
+	ZF_MODEL_NONE = 0,	/* no prediction: the model has no term for it */
+	ZF_MODEL_SHARED,	/* one shared counter: a get every fault, a put every zap */
+	ZF_MODEL_PER_MM,	/* a get at an mm's first fault, a put at its exit */
+	ZF_MODEL_UNCOUNTED,	/* never counted: the fault's own work alone */
+};
+
+/*
+ * How every chart draws a strategy (plots/style.gp): a colour "#rrggbb", a
+ * gnuplot dash type and point type, apart from every other strategy's.
+ */
+struct zf_chart_style {
+	const char *colour;
+	int dash;
+	int point;
+};
+
 struct zf_strategy {
 	const char *name;
 	const char *summary;
+	enum zf_model_kind model;
+	struct zf_chart_style style;
 	/* set up zs (pool already made); 0 or -errno; NULL: nothing to set up */
 	int (*init)(struct zf_shared *zs, struct zf_stats *st);
 	/* one read fault of mm: the folio to map, or NULL (fall back) */
