@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "chartstyle.h"
 #include "csv.h"
 #include "json.h"
 #include "report.h"
@@ -371,6 +372,11 @@ int zf_report(const char *dir)
 	}
 	if (zf_plots_dir(plots, sizeof(plots))) {
 		fprintf(stderr, "hzfbench: report: the gnuplot scripts (plots/) are not beside the binary; set HZF_PLOTS\n");
+		ret = 1;
+		goto out;
+	}
+	/* a folder from before strategies.csv, or not from a sweep: the table's */
+	if (zf_chart_styles_write(dir, true, "report")) {
 		ret = 1;
 		goto out;
 	}
