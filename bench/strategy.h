@@ -161,10 +161,19 @@ extern const struct zf_strategy zf_strategy_persistent;
 extern const struct zf_strategy zf_strategy_percpu;
 extern const struct zf_strategy zf_strategy_native;
 
-/* NULL-terminated, in the order they are listed to users */
-extern const struct zf_strategy *const zf_strategies[];
+/*
+ * NULL-terminated, in the order they are listed to users: the table of
+ * strategy.c, then any zf_strategy_register() added
+ */
+extern const struct zf_strategy *const *zf_strategies;
 
 const struct zf_strategy *zf_strategy_find(const char *name);
+/*
+ * s after the others, for a binary that brings a strategy of its own (a
+ * test's, tests/strategy/): 0, -EEXIST for a name taken, -ENOMEM.
+ * Before any thread starts: the list is not locked.
+ */
+int zf_strategy_register(const struct zf_strategy *s);
 /*
  * "not a strategy (global, mmflag, ...)": what an error names, from the
  * table, the strategies for which has() holds (NULL: all). Into buf.
