@@ -992,7 +992,7 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 else
 	missing=
 	if $tally_bin report "$out" >"$tmp/out" 2>&1; then
-		for c in scaling cost fairness; do
+		for c in scaling cost fairness speedup; do
 			grep -q '>tally<' "$out/plots/$c.svg" &&
 				grep -q "stroke='rgb(230, 159,   0)'" "$out/plots/$c.svg" || missing="$missing $c"
 		done
