@@ -53,6 +53,21 @@ const struct zf_strategy *zf_strategy_find(const char *name)
 	return NULL;
 }
 
+const struct zf_strategy *zf_strategy_first_of(enum zf_model_kind k)
+{
+	const struct zf_strategy *const *s;
+
+	for (s = zf_strategies; *s; s++)
+		if ((*s)->model == k)
+			return *s;
+	return NULL;
+}
+
+const char *zf_strategy_name(const struct zf_strategy *s)
+{
+	return s ? s->name : "";
+}
+
 const char *zf_strategy_not_one(char *buf, size_t len, const char *what,
 				bool (*has)(const struct zf_strategy *s))
 {

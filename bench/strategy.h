@@ -169,6 +169,14 @@ extern const struct zf_strategy *const *zf_strategies;
 
 const struct zf_strategy *zf_strategy_find(const char *name);
 /*
+ * The first strategy of model kind k, in the list's order (NULL: none): the
+ * one a measure is held against, as persistent's fault counts nothing and
+ * global's counts on one shared line.
+ */
+const struct zf_strategy *zf_strategy_first_of(enum zf_model_kind k);
+/* its name, "" for NULL: a name no row has */
+const char *zf_strategy_name(const struct zf_strategy *s);
+/*
  * s after the others, for a binary that brings a strategy of its own (a
  * test's, tests/strategy/): 0, -EEXIST for a name taken, -ENOMEM.
  * Before any thread starts: the list is not locked.

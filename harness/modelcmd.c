@@ -149,17 +149,6 @@ static bool is_modelled(const char *name)
 	return s && s->model != ZF_MODEL_NONE;
 }
 
-/* the first strategy of model kind k, in the table's order: "" if none */
-static const char *first_of_kind(enum zf_model_kind k)
-{
-	const struct zf_strategy *const *s;
-
-	for (s = zf_strategies; *s; s++)
-		if ((*s)->model == k)
-			return (*s)->name;
-	return "";
-}
-
 /* whether strategy name counts on one shared line, every fault */
 static bool is_shared(const char *name)
 {
@@ -196,8 +185,8 @@ static long one_task_row(const struct zf_csv *c, const struct model_row *want, c
  */
 static int inputs_from(const struct zf_csv *c, struct model_row *m, const struct model_opts *o)
 {
-	long p = one_task_row(c, m, first_of_kind(ZF_MODEL_UNCOUNTED));
-	long g = one_task_row(c, m, first_of_kind(ZF_MODEL_SHARED));
+	long p = one_task_row(c, m, zf_strategy_name(zf_strategy_first_of(ZF_MODEL_UNCOUNTED)));
+	long g = one_task_row(c, m, zf_strategy_name(zf_strategy_first_of(ZF_MODEL_SHARED)));
 	double get_in_fault;
 
 	m->fixed_ns = o->fixed_ns >= 0 ? o->fixed_ns : p >= 0 ? num_at(c, p, "ns_per_fault_median")
