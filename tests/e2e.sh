@@ -974,6 +974,7 @@ tally_bin=$build/hzfbench-tally
 out=$tmp/tally
 if ! grep -rqw tally bench harness plots tools run.sh &&
 	$tally_bin strategies | grep -q '^tally  *the tests' && ! $bin strategies | grep -q '^tally ' &&
+	$tally_bin sweep --plan --tasks 1 --task-kinds thread --min-ms 5 2>&1 | grep -q '^tally  *emulated ' &&
 	$tally_bin sweep --strategies global,persistent,tally --tasks 1,2 --task-kinds thread \
 		--size 64M --reps 2 --warmup 0 --min-ms 5 --quiet --out "$out" >"$tmp/out" 2>&1 &&
 	[ "$(grep -c '^tally,emulated,thread,[12],compact,' "$out/summary.csv")" = 2 ] &&
@@ -981,9 +982,9 @@ if ! grep -rqw tally bench harness plots tools run.sh &&
 	$tally_bin model --from "$out" --handoff-ns 30 >>"$tmp/out" 2>&1 &&
 	[ "$(cols "$out/model.csv" strategy tasks ns_per_fault_median | awk '$3 > 0 { print }' |
 		sed -n 's/^global //p; s/^tally //p' | sort | uniq -c | awk '$1 == 2' | wc -l)" = 2 ]; then
-	ok "tally, known to the tests alone: in summary.csv, and in model.csv by its model kind"
+	ok "tally, known to the tests alone: in the default sweep, in summary.csv, and in model.csv by its model kind"
 else
-	fail "tally, known to the tests alone: in summary.csv, and in model.csv by its model kind" \
+	fail "tally, known to the tests alone: in the default sweep, in summary.csv, and in model.csv by its model kind" \
 		"$(grep -rlw tally bench harness plots tools run.sh)" "$(cat "$tmp/out")" \
 		"$(cut -d, -f1-9 "$out/model.csv" 2>&1)"
 fi
