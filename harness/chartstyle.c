@@ -13,8 +13,8 @@ void zf_chart_styles(struct zf_buf *b)
 
 	zf_buf_printf(b, ZF_CHART_STYLES_COLUMNS "\n");
 	for (s = zf_strategies; *s; s++)
-		zf_buf_printf(b, "%s,%s,%d,%d\n", (*s)->name, (*s)->style.colour,
-			      (*s)->style.dash, (*s)->style.point);
+		zf_buf_printf(b, "%s,%s,%d,%d,%d\n", (*s)->name, (*s)->style.colour,
+			      (*s)->style.dash, (*s)->style.point, (*s)->fault_pass != NULL);
 }
 
 int zf_chart_styles_write(const char *dir, bool keep, const char *who)

@@ -31,6 +31,7 @@
 
 #include "../bench/huge_zero.h"
 #include "buf.h"
+#include "chartstyle.h"
 #include "metrics.h"
 #include "parse.h"
 #include "results.h"
@@ -557,6 +558,7 @@ int zf_zeroout_main(int argc, char **argv)
 		      "  \"complete\": %s\n}\n", o.sink, direct ? "true" : "false", o.zero_size, DEPTH,
 		      IOV_MAX, (unsigned long long)budget, ret ? "false" : "true");
 	if (zf_buf_write(dir, "zeroout.csv", &csv, "zeroout") ||
+	    zf_chart_styles_write(dir, false, "zeroout") ||
 	    zf_buf_write(dir, "meta.json", &meta, "zeroout"))
 		ret = 1;
 	else

@@ -14,14 +14,15 @@ array M[1]
 M[1] = 0
 eval select('$t', '(strcol("workload") eq "lifecycle" && column("tasks") > M[1] ? M[1] = column("tasks") : 0, 1):(1)', 'strcol("workload") eq "lifecycle"')
 most = M[1]
-# a slot each, at the strategy's place in strategies, up to the last one run
-do for [s in strategies] {
-	eval select('$'.s, sprintf('(%d):(column("allocs_per_sec_median")):(column("frees_per_sec_median")):(100 * column("alloc_share_median"))', strategy_at(s)), \
+# a slot for each strategy of emulated faults, run or not
+slots = words(emulated_strategies)
+do for [s in emulated_strategies] {
+	eval select('$'.s, sprintf('(%d):(column("allocs_per_sec_median")):(column("frees_per_sec_median")):(100 * column("alloc_share_median"))', place_in(emulated_strategies, s)), \
 		sprintf('strcol("strategy") eq "%s" && strcol("workload") eq "lifecycle" && strcol("fault") eq "emulated" && column("tasks") == %d', s, most))
 }
-eval keep_present("have", '$%s')
+have = ""
+do for [s in emulated_strategies] { eval count("n_", '$'.s); if (n_ > 0) { have = have." ".s } }
 if (have eq "") { eval skip(sprintf("no emulated lifecycle rows at %d tasks", most)) }
-slots = strategy_at(word(have, words(have)))
 eval block_mode
 
 do for [fmt in formats] {
@@ -33,7 +34,7 @@ do for [fmt in formats] {
 	set offsets 0, 0, graph 0.15, 0
 	set ylabel "per second"
 	set xtics ()
-	do for [j = 1:slots] { set xtics add (word(strategies, j) j) }
+	do for [j = 1:slots] { set xtics add (word(emulated_strategies, j) j) }
 	set boxwidth 0.35
 	set key below center horizontal reverse Left nobox
 	plot for [s in have] sprintf('$%s', s) using ($1 - 0.19):2 with boxes lc rgb colour(s) notitle, \

@@ -53,22 +53,28 @@ kernels_folder = meta("kind") eq "kernels"
 chart_title(t) = machine eq "" ? t : sprintf("%s\n{/*0.75 %s}", t, machine)
 
 # The strategies, in their order, and how each is drawn: strategies.csv
-# (strategy,colour,dash,point), which hzfbench writes beside summary.csv from
-# each strategy's ops table (and hzfbench report where a folder has none). A
-# folder from before it, charted here by hand: the strategies of summary.csv
-# in the order they come, drawn in the order of the table's styles.
+# (strategy,colour,dash,point,emulated), which hzfbench writes beside summary.csv and
+# zeroout.csv from each strategy's ops table (and hzfbench report where a
+# folder has none). A folder from before it, charted here by hand: the
+# strategies of the chart's data in the order they come, drawn in the order
+# of the table's styles.
 styles = dir."/strategies.csv"
 style_column(c) = system(sprintf("tail -n +2 '%s' | cut -d, -f%d | tr '\n' ' '", styles, c))
 if (system(sprintf("test -r '%s' && echo yes", styles)) eq "yes") {
 	strategies = style_column(1); colours = style_column(2)
 	dashes = style_column(3); points = style_column(4)
+	emulated_strategies = system(sprintf("awk -F, 'NR > 1 && $5 == 1 { printf \"%%s \", $1 }' '%s'", styles))
 } else {
-	strategies = system(sprintf("tail -n +2 '%s' 2>/dev/null | cut -d, -f1 | awk '!seen[$0]++' | tr '\n' ' '", summary))
+	strategies = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"strategy\") c = i; next } " . \
+		"c && !seen[$c]++ { printf \"%%s \", $c }' '%s/%s' 2>/dev/null", dir, data))
 	colours = "#D55E00 #0072B2 #009E73 #CC79A7 #000000"; dashes = "1 2 4 5 3"; points = "7 5 9 11 13"
+	emulated_strategies = strategies
 }
-# where s is in strategies (1, 2, ...), 0 if nowhere; its style then, or
-# black, dash 3, point 13 for a name that is not one
-strategy_at(s) = (at_ = strstrt(" ".strategies." ", " ".s." "), at_ ? words((" ".strategies." ")[1:at_]) + 1 : 0)
+# where s is in list (1, 2, ...), 0 if nowhere
+place_in(list, s) = (at_ = strstrt(" ".list." ", " ".s." "), at_ ? words((" ".list." ")[1:at_]) + 1 : 0)
+# where s is in strategies; its style then, or black, dash 3, point 13 for a
+# name that is not one
+strategy_at(s) = place_in(strategies, s)
 style_of(list, s) = (i_ = strategy_at(s), i_ ? word(list, (i_ - 1) % words(list) + 1) : "")
 colour(s) = (c_ = style_of(colours, s), c_ ne "" ? c_ : "#000000")
 dash(s) = (d_ = style_of(dashes, s), d_ ne "" ? d_ + 0 : 3)
