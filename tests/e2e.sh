@@ -978,7 +978,7 @@ if ! grep -rqw tally bench harness plots tools run.sh &&
 	$tally_bin sweep --strategies global,persistent,tally --tasks 1,2 --task-kinds thread \
 		--size 64M --reps 2 --warmup 0 --min-ms 5 --quiet --out "$out" >"$tmp/out" 2>&1 &&
 	[ "$(grep -c '^tally,emulated,thread,[12],compact,' "$out/summary.csv")" = 2 ] &&
-	grep -qx 'tally,#E69F00,6,15' "$out/strategies.csv" &&
+	grep -qx 'tally,#E69F00,6,15,1' "$out/strategies.csv" &&
 	$tally_bin model --from "$out" --handoff-ns 30 >>"$tmp/out" 2>&1 &&
 	[ "$(cols "$out/model.csv" strategy tasks ns_per_fault_median | awk '$3 > 0 { print }' |
 		sed -n 's/^global //p; s/^tally //p' | sort | uniq -c | awk '$1 == 2' | wc -l)" = 2 ]; then
@@ -999,6 +999,14 @@ else
 		done
 	else
 		missing=" every chart (report failed)"
+	fi
+	# the life-cycle chart: a slot for each strategy of emulated faults (tally's
+	# bars are empty: its folio lives as long as the run)
+	if ! $tally_bin sweep --workload lifecycle --strategies global,tally --tasks 1 --reps 2 \
+		--min-ms 5 --quiet --out "$tmp/tally-lc" >>"$tmp/out" 2>&1 ||
+		! gnuplot -c plots/lifecycle.gp "$tmp/tally-lc" svg >>"$tmp/out" 2>&1 ||
+		! grep -q '>tally<' "$tmp/tally-lc/plots/lifecycle.svg"; then
+		missing="$missing lifecycle"
 	fi
 	if [ -z "$missing" ]; then
 		ok "tally in the charts: keyed and drawn in its own colour, from strategies.csv"
