@@ -85,6 +85,12 @@ $(B)/jsoncheck: tools/jsoncheck.c $(LIB_OBJS)
 $(B)/hzftest: $(TEST_OBJS) $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# hzfbench and tally, a strategy only the tests know (tests/strategy/): that
+# a sweep, the model and the charts take it in from its ops table alone
+# (tests/e2e.sh)
+$(B)/hzfbench-tally: $(B)/harness/main.o $(B)/tests/strategy/strategy_tally.o $(LIB_OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # the fuzz targets (tests/fuzz/fuzz_NAME.c): replay-NAME feeds files to one
 # with any compiler (make test replays the kept corpora and crashers; AFL++
 # can drive it, @@ for the file), fuzz-NAME is libFuzzer's (make fuzz)
@@ -99,7 +105,7 @@ $(B)/fuzz-%: tests/fuzz/fuzz_%.c $(LIB_OBJS)
 test:
 	@tools/deps.sh build
 	@$(MAKE) --no-print-directory $(B)/hzfbench $(B)/hzftest $(B)/plainfault $(B)/refuse \
-		$(B)/jsoncheck dist \
+		$(B)/jsoncheck $(B)/hzfbench-tally dist \
 		$(FUZZ_NAMES:%=$(B)/replay-%)
 	@HZF_BUILD=$(B) tests/run.sh
 
@@ -119,7 +125,7 @@ asan ubsan tsan: FORCE
 	@$(MAKE) --no-print-directory B=build/$@ CC=$(SAN_CC) \
 		CFLAGS='$(SAN_CFLAGS) $(SAN_$@)' \
 		LDFLAGS='$(SAN_$@)' build/$@/hzfbench build/$@/hzftest build/$@/plainfault build/$@/refuse \
-		build/$@/jsoncheck \
+		build/$@/jsoncheck build/$@/hzfbench-tally \
 		$(FUZZ_NAMES:%=build/$@/replay-%)
 SAN_asan := -fsanitize=address,undefined -fno-sanitize-recover=all
 SAN_ubsan := -fsanitize=undefined,integer-divide-by-zero,float-cast-overflow -fno-sanitize-recover=all
@@ -170,7 +176,7 @@ fuzz-merge: fuzz
 # cppcheck, clang-tidy (.clang-tidy says which checks and why the few left
 # out), shellcheck; every finding fails. variableScope is off: kernel style
 # declares at the top of a block.
-LINT_C := $(BENCH) $(HARNESS) harness/main.c $(wildcard tests/unit/*.c tests/fuzz/*.c) \
+LINT_C := $(BENCH) $(HARNESS) harness/main.c $(wildcard tests/unit/*.c tests/fuzz/*.c tests/strategy/*.c) \
 	tools/plainfault.c tools/refuse.c tools/jsoncheck.c
 LINT_SH := run.sh .ci/run tests/*.sh tests/cli/*.sh tools/*.sh
 lint:

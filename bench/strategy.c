@@ -2,12 +2,13 @@
 /* The list of strategies, and what every strategy shares. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "strategy.h"
 
-const struct zf_strategy *const zf_strategies[] = {
+static const struct zf_strategy *const builtin[] = {
 	&zf_strategy_global,
 	&zf_strategy_mmflag,
 	&zf_strategy_persistent,
@@ -15,6 +16,32 @@ const struct zf_strategy *const zf_strategies[] = {
 	&zf_strategy_native,
 	NULL,
 };
+
+const struct zf_strategy *const *zf_strategies = builtin;
+
+int zf_strategy_register(const struct zf_strategy *s)
+{
+	/* the list once grown: builtin's pointers and those registered since */
+	static const struct zf_strategy **grown;
+	const struct zf_strategy **list;
+	size_t n = 0;
+
+	if (zf_strategy_find(s->name))
+		return -EEXIST;
+	while (zf_strategies[n])
+		n++;
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers to the tables */
+	list = realloc(grown, (n + 2) * sizeof(*list));
+	if (!list)
+		return -ENOMEM;
+	if (!grown)	/* NOLINTNEXTLINE(bugprone-sizeof-expression): the same */
+		memcpy(list, builtin, n * sizeof(*list));
+	list[n] = s;
+	list[n + 1] = NULL;
+	grown = list;
+	zf_strategies = list;
+	return 0;
+}
 
 const struct zf_strategy *zf_strategy_find(const char *name)
 {
@@ -24,6 +51,21 @@ const struct zf_strategy *zf_strategy_find(const char *name)
 		if (!strcmp((*s)->name, name))
 			return *s;
 	return NULL;
+}
+
+const struct zf_strategy *zf_strategy_first_of(enum zf_model_kind k)
+{
+	const struct zf_strategy *const *s;
+
+	for (s = zf_strategies; *s; s++)
+		if ((*s)->model == k)
+			return *s;
+	return NULL;
+}
+
+const char *zf_strategy_name(const struct zf_strategy *s)
+{
+	return s ? s->name : "";
 }
 
 const char *zf_strategy_not_one(char *buf, size_t len, const char *what,

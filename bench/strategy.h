@@ -86,9 +86,32 @@ typedef void (*zf_put_fn)(struct zf_shared *zs, struct zf_mm *mm, struct zf_stat
 
 struct zf_pass;
 
+/*
+ * How `hzfbench model` predicts a strategy's cost (harness/model.c,
+ * docs/model.md): where its get() takes a reference, if it takes one.
+ */
+enum zf_model_kind {
+	ZF_MODEL_NONE = 0,	/* no prediction: the model has no term for it */
+	ZF_MODEL_SHARED,	/* one shared counter: a get every fault, a put every zap */
+	ZF_MODEL_PER_MM,	/* a get at an mm's first fault, a put at its exit */
+	ZF_MODEL_UNCOUNTED,	/* never counted: the fault's own work alone */
+};
+
+/*
+ * How every chart draws a strategy (plots/style.gp): a colour "#rrggbb", a
+ * gnuplot dash type and point type, apart from every other strategy's.
+ */
+struct zf_chart_style {
+	const char *colour;
+	int dash;
+	int point;
+};
+
 struct zf_strategy {
 	const char *name;
 	const char *summary;
+	enum zf_model_kind model;
+	struct zf_chart_style style;
 	/* set up zs (pool already made); 0 or -errno; NULL: nothing to set up */
 	int (*init)(struct zf_shared *zs, struct zf_stats *st);
 	/* one read fault of mm: the folio to map, or NULL (fall back) */
@@ -138,10 +161,27 @@ extern const struct zf_strategy zf_strategy_persistent;
 extern const struct zf_strategy zf_strategy_percpu;
 extern const struct zf_strategy zf_strategy_native;
 
-/* NULL-terminated, in the order they are listed to users */
-extern const struct zf_strategy *const zf_strategies[];
+/*
+ * NULL-terminated, in the order they are listed to users: the table of
+ * strategy.c, then any zf_strategy_register() added
+ */
+extern const struct zf_strategy *const *zf_strategies;
 
 const struct zf_strategy *zf_strategy_find(const char *name);
+/*
+ * The first strategy of model kind k, in the list's order (NULL: none): the
+ * one a measure is held against, as persistent's fault counts nothing and
+ * global's counts on one shared line.
+ */
+const struct zf_strategy *zf_strategy_first_of(enum zf_model_kind k);
+/* its name, "" for NULL: a name no row has */
+const char *zf_strategy_name(const struct zf_strategy *s);
+/*
+ * s after the others, for a binary that brings a strategy of its own (a
+ * test's, tests/strategy/): 0, -EEXIST for a name taken, -ENOMEM.
+ * Before any thread starts: the list is not locked.
+ */
+int zf_strategy_register(const struct zf_strategy *s);
 /*
  * "not a strategy (global, mmflag, ...)": what an error names, from the
  * table, the strategies for which has() holds (NULL: all). Into buf.

@@ -33,6 +33,8 @@ ZF_DEFINE_PASSES(global, global_get, global_put)
 const struct zf_strategy zf_strategy_global = {
 	.name		= "global",
 	.summary	= "one atomic count: a reference per fault, a put per unmap (3.8-4.8)",
+	.model		= ZF_MODEL_SHARED,
+	.style		= { .colour = "#D55E00", .dash = 1, .point = 7 },
 	.init		= NULL,
 	.get		= global_get,
 	.put		= global_put,

@@ -46,6 +46,8 @@ ZF_DEFINE_PASSES(mmflag, mmflag_get, mmflag_put)
 const struct zf_strategy zf_strategy_mmflag = {
 	.name		= "mmflag",
 	.summary	= "a per-mm flag: the global count is touched on an mm's first fault and exit (4.9+)",
+	.model		= ZF_MODEL_PER_MM,
+	.style		= { .colour = "#0072B2", .dash = 2, .point = 5 },
 	.init		= NULL,
 	.get		= mmflag_get,
 	.put		= mmflag_put,

@@ -20,6 +20,8 @@ static void native_zap_pass(struct zf_pass *p)
 const struct zf_strategy zf_strategy_native = {
 	.name		= "native",
 	.summary	= "the running kernel alone: real faults with nothing emulated beside them",
+	.model		= ZF_MODEL_NONE,
+	.style		= { .colour = "#000000", .dash = 3, .point = 13 },
 	.init		= NULL,
 	.get		= NULL,
 	.put		= NULL,

@@ -321,6 +321,8 @@ ZF_DEFINE_PASSES(percpu, percpu_get, percpu_put)
 const struct zf_strategy zf_strategy_percpu = {
 	.name		= "percpu",
 	.summary	= "a percpu_ref: a count per task, atomic only while the shrinker switches (never in a kernel)",
+	.model		= ZF_MODEL_NONE,
+	.style		= { .colour = "#CC79A7", .dash = 5, .point = 11 },
 	.init		= percpu_init,
 	.get		= percpu_get,
 	.put		= percpu_put,

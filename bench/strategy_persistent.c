@@ -63,6 +63,8 @@ ZF_DEFINE_PASSES(persistent, persistent_get, persistent_put)
 const struct zf_strategy zf_strategy_persistent = {
 	.name		= "persistent",
 	.summary	= "allocated at init, never counted, never freed (6.18+, PERSISTENT_HUGE_ZERO_FOLIO=y)",
+	.model		= ZF_MODEL_UNCOUNTED,
+	.style		= { .colour = "#009E73", .dash = 4, .point = 9 },
 	.init		= persistent_init,
 	.pin		= persistent_get,	/* largest_zero_folio(): the pointer */
 	.unpin		= NULL,

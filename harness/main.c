@@ -509,6 +509,26 @@ static int parse_strategies(struct options *o, const char *def)
 			 &o->sw.nstrategies, zf_strategy_not_one(names, sizeof(names), "a strategy", NULL));
 }
 
+/*
+ * sweep's strategies when none are named, from the table: each that runs
+ * emulated faults, and with real faults those that exist only on them
+ * (global,mmflag,persistent,percpu and native)
+ */
+static int parse_sweep_strategies(struct options *o)
+{
+	const struct zf_strategy *const *s;
+	bool kernel = sweep_has_kernel(&o->sw);
+	struct zf_buf def = { 0 };
+	int err;
+
+	for (s = zf_strategies; *s; s++)
+		if ((*s)->fault_pass || (kernel && (*s)->kernel_fault_pass))
+			zf_buf_printf(&def, "%s%s", def.len ? "," : "", (*s)->name);
+	err = def.oom ? -ENOMEM : parse_strategies(o, def.text ? def.text : "");
+	zf_buf_free(&def);
+	return err;
+}
+
 static int parse_kinds(struct options *o, const char *def)
 {
 	const char *list = o->task_kinds ? o->task_kinds : def;
@@ -593,9 +613,7 @@ static int sweep_or_run_options(int argc, char **argv, bool single, int meta_arg
 	if (!err)
 		err = parse_faults(o);
 	if (!err)
-		err = parse_strategies(o, single ? "global" : sweep_has_kernel(&o->sw) ?
-				       "global,mmflag,persistent,percpu,native" :
-				       "global,mmflag,persistent,percpu");
+		err = single ? parse_strategies(o, "global") : parse_sweep_strategies(o);
 	if (!err)
 		err = parse_kinds(o, single ? o->sw.workload == ZF_WORKLOAD_LIFECYCLE ? "process" : "thread"
 				  : o->sw.workload == ZF_WORKLOAD_LIFECYCLE ? "process" : "thread,process");

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bench/strategy.h"
 #include "csv.h"
 #include "model.h"
 #include "parse.h"
@@ -239,22 +240,29 @@ int zf_model_predict(const struct zf_model_in *in, const char *strategy, int n,
 	/* a queue: the line goes to a task that waited, so it always moves */
 	double queue_d = u + h;
 	double t, mms = in->threads ? 1 : n;
+	const struct zf_strategy *s = zf_strategy_find(strategy);
 
 	memset(out, 0, sizeof(*out));
 	out->line_ns = free_d;
-	if (!strcmp(strategy, "global")) {
+	if (!s)
+		return -1;
+	switch (s->model) {
+	case ZF_MODEL_SHARED:
 		/* its own work and one get, or its turn in the line's queue */
 		t = in->fixed_ns + free_d;
 		if (n * queue_d > t) {
 			t = n * queue_d;
 			out->line_ns = queue_d;
 		}
-	} else if (!strcmp(strategy, "mmflag")) {
+		break;
+	case ZF_MODEL_PER_MM:
 		/* one get per mm per pass, shared among the mm's tasks: no queue */
 		t = in->fixed_ns + mms * free_d / ((double)n * (in->faults_per_pass ? in->faults_per_pass : 1));
-	} else if (!strcmp(strategy, "persistent")) {
+		break;
+	case ZF_MODEL_UNCOUNTED:
 		t = in->fixed_ns;
-	} else {
+		break;
+	default:
 		return -1;
 	}
 	out->ns_per_fault = t;
@@ -265,7 +273,7 @@ int zf_model_predict(const struct zf_model_in *in, const char *strategy, int n,
 	if (in->teardown_ns >= 0) {
 		double z = in->teardown_ns, b = in->put_batch > 1 ? in->put_batch : 1, tz = z;
 
-		if (!strcmp(strategy, "global")) {
+		if (s->model == ZF_MODEL_SHARED) {
 			/*
 			 * A put per zapped PMD, B of them in a row by one CPU for
 			 * each move of the line: U each and a B-th of a trip,
@@ -275,7 +283,7 @@ int zf_model_predict(const struct zf_model_in *in, const char *strategy, int n,
 			double put_queue = in->get_ns + h / b;
 
 			tz = z + put_free > n * put_queue ? z + put_free : n * put_queue;
-		} else if (!strcmp(strategy, "mmflag")) {
+		} else if (s->model == ZF_MODEL_PER_MM) {
 			/* one put per mm, at its exit */
 			tz = z + mms * free_d / ((double)n * (in->faults_per_pass ? in->faults_per_pass : 1));
 		}

@@ -59,7 +59,10 @@ int zf_model_matrix_csv(const char *path, const struct zf_plan *plan, double *h,
 			char *why, size_t len);
 /* the mean hand-off over the ordered pairs among the first n of h's PUs; -1 if none */
 double zf_model_handoff(const double *h, int stride, int n);
-/* one strategy (global, mmflag, persistent) at n tasks; -1 for another name */
+/*
+ * one strategy at n tasks, as its model kind says (struct zf_strategy's
+ * model); -1 for a name no strategy has, or a strategy of ZF_MODEL_NONE
+ */
 int zf_model_predict(const struct zf_model_in *in, const char *strategy, int n,
 		     double handoff_ns, struct zf_model_out *out);
 

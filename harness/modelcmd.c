@@ -14,15 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../bench/strategy.h"
 #include "buf.h"
 #include "csv.h"
 #include "model.h"
 #include "parse.h"
 #include "results.h"
 #include "topo.h"
-
-static const char *const modelled[] = { "global", "mmflag", "persistent" };
-#define NMODELLED 3
 
 /*
  * Seed 007's machine: 2-socket Haswell-EP, 18 cores a socket, 2 threads a
@@ -143,14 +141,20 @@ static const char *str_at(const struct zf_csv *c, size_t r, const char *col)
 	return i < 0 ? "" : c->rows[r][i];
 }
 
-static bool is_modelled(const char *s)
+/* whether the model has a term for strategy name (its model kind) */
+static bool is_modelled(const char *name)
 {
-	int i;
+	const struct zf_strategy *s = zf_strategy_find(name);
 
-	for (i = 0; i < NMODELLED; i++)
-		if (!strcmp(s, modelled[i]))
-			return true;
-	return false;
+	return s && s->model != ZF_MODEL_NONE;
+}
+
+/* whether strategy name counts on one shared line, every fault */
+static bool is_shared(const char *name)
+{
+	const struct zf_strategy *s = zf_strategy_find(name);
+
+	return s && s->model == ZF_MODEL_SHARED;
 }
 
 /* row r is want's configuration but for strategy s and the task count */
@@ -175,10 +179,14 @@ static long one_task_row(const struct zf_csv *c, const struct model_row *want, c
 	return -1;
 }
 
-/* F and U of a measured configuration: persistent at 1 task, and global's extra */
+/*
+ * F and U of a measured configuration: the first uncounted strategy
+ * (persistent) at 1 task, and the first shared counter's (global's) extra
+ */
 static int inputs_from(const struct zf_csv *c, struct model_row *m, const struct model_opts *o)
 {
-	long p = one_task_row(c, m, "persistent"), g = one_task_row(c, m, "global");
+	long p = one_task_row(c, m, zf_strategy_name(zf_strategy_first_of(ZF_MODEL_UNCOUNTED)));
+	long g = one_task_row(c, m, zf_strategy_name(zf_strategy_first_of(ZF_MODEL_SHARED)));
 	double get_in_fault;
 
 	m->fixed_ns = o->fixed_ns >= 0 ? o->fixed_ns : p >= 0 ? num_at(c, p, "ns_per_fault_median")
@@ -323,13 +331,13 @@ static void domain_check(struct model_row *m, const struct contention *ct)
 	int k;
 
 	m->outside[0] = '\0';
-	if (strcmp(m->strategy, "global") || m->tasks < 2 || !ct->n)
+	if (!is_shared(m->strategy) || m->tasks < 2 || !ct->n)
 		return;
 	k = contention_at(ct, m->fixed_ns);
 	if (k < 0)
 		return;
 	in.fixed_ns = ct->w[k].work_ns;
-	zf_model_predict(&in, "global", 2, m->handoff_ns, &two);
+	zf_model_predict(&in, m->strategy, 2, m->handoff_ns, &two);
 	expect = two.line_ns > m->get_ns + m->handoff_ns / 2 + 1e-9 ? 1 : 2;	/* queued: D1 */
 	if (ct->w[k].per_move > DOMAIN_SLACK * expect)
 		snprintf(m->outside, sizeof(m->outside), "outside the model: with %.0f ns of work "
@@ -431,26 +439,28 @@ static int rows_from_options(const struct model_opts *o, struct zf_topo *topo,
 	char why[256];
 	const char *why_s;
 	long *tasks;
-	size_t nt, i;
-	int s;
+	size_t nt, i, nmodelled = 0;
+	const struct zf_strategy *const *s;
 
+	for (s = zf_strategies; *s; s++)
+		nmodelled += is_modelled((*s)->name);
 	cap = zf_placement_capacity(topo, o->placement, why, sizeof(why));
 	if (cap <= 0)
 		return zf_bad_value("--placement", o->placement, cap < 0 ? why :
 				    "the model needs pinned tasks: not none");
 	if (zf_parse_int_list(o->tasks, 1, cap, cap, &tasks, &nt, &why_s))
 		return zf_bad_value("--tasks", o->tasks, why_s);
-	*rows = calloc(nt * NMODELLED, sizeof(**rows));
+	*rows = calloc(nmodelled ? nt * nmodelled : 1, sizeof(**rows));
 	if (!*rows) {
 		free(tasks);
 		return 1;
 	}
 	*nrows = 0;
-	for (s = 0; s < NMODELLED; s++)
-		for (i = 0; i < nt; i++) {
+	for (s = zf_strategies; *s; s++)
+		for (i = 0; i < nt && is_modelled((*s)->name); i++) {
 			struct model_row *m = &(*rows)[(*nrows)++];
 
-			snprintf(m->strategy, sizeof(m->strategy), "%s", modelled[s]);
+			snprintf(m->strategy, sizeof(m->strategy), "%s", (*s)->name);
 			snprintf(m->fault, sizeof(m->fault), "%s", o->fault);
 			snprintf(m->kind, sizeof(m->kind), "%s", o->kind);
 			m->placement = strdup(o->placement);

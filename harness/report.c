@@ -12,7 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../bench/strategy.h"
 #include "buf.h"
+#include "chartstyle.h"
 #include "csv.h"
 #include "json.h"
 #include "report.h"
@@ -133,9 +135,17 @@ static long most_tasks(const struct zf_csv *c, const char *fault, const char *ki
 	return most;
 }
 
+/*
+ * The first strategy of each model kind held against the first shared
+ * counter (persistent and mmflag against global), and that one's get on
+ * real faults.
+ */
 void zf_report_headline(const char *text, char *out, size_t len)
 {
 	static const char *const kinds[] = { "thread", "process" };
+	const char *shared = zf_strategy_name(zf_strategy_first_of(ZF_MODEL_SHARED));
+	const char *none = zf_strategy_name(zf_strategy_first_of(ZF_MODEL_UNCOUNTED));
+	const char *per_mm = zf_strategy_name(zf_strategy_first_of(ZF_MODEL_PER_MM));
 	struct zf_csv c;
 	size_t line, i, used = 0;
 
@@ -144,9 +154,9 @@ void zf_report_headline(const char *text, char *out, size_t len)
 		return;
 	for (i = 0; i < 2; i++) {
 		long n = most_tasks(&c, "emulated", kinds[i]);
-		double g = value_at(&c, "global", "emulated", kinds[i], n, "faults_per_sec_median");
-		double p = value_at(&c, "persistent", "emulated", kinds[i], n, "faults_per_sec_median");
-		double m = value_at(&c, "mmflag", "emulated", kinds[i], n, "faults_per_sec_median");
+		double g = value_at(&c, shared, "emulated", kinds[i], n, "faults_per_sec_median");
+		double p = value_at(&c, none, "emulated", kinds[i], n, "faults_per_sec_median");
+		double m = value_at(&c, per_mm, "emulated", kinds[i], n, "faults_per_sec_median");
 
 		if (!n || isnan(g) || g <= 0 || (isnan(p) && isnan(m)))
 			continue;
@@ -155,21 +165,21 @@ void zf_report_headline(const char *text, char *out, size_t len)
 				 n == 1 ? "" : "s");
 		if (!isnan(p))
 			used += snprintf(out + used, used < len ? len - used : 0,
-					 "persistent is %.1f× global%s", p / g, isnan(m) ? "." : "; ");
+					 "%s is %.1f× %s%s", none, p / g, shared, isnan(m) ? "." : "; ");
 		if (!isnan(m))
-			used += snprintf(out + used, used < len ? len - used : 0, "mmflag %.1f×.",
-					 m / g);
+			used += snprintf(out + used, used < len ? len - used : 0, "%s %.1f×.",
+					 per_mm, m / g);
 	}
 	for (i = 0; i < 2; i++) {
 		long n = most_tasks(&c, "kernel", kinds[i]);
-		double share = value_at(&c, "global", "kernel", kinds[i], n, "get_share_of_fault");
-		double ns = value_at(&c, "global", "kernel", kinds[i], n, "get_ns_in_fault_median");
+		double share = value_at(&c, shared, "kernel", kinds[i], n, "get_share_of_fault");
+		double ns = value_at(&c, shared, "kernel", kinds[i], n, "get_ns_in_fault_median");
 
 		if (!n || isnan(share) || isnan(ns))
 			continue;
 		used += snprintf(out + used, used < len ? len - used : 0,
-				 "%sOn real faults at %ld %s task%s, global's get is %.1f ns, %.2f%% of the fault.",
-				 used ? " " : "", n, kinds[i], n == 1 ? "" : "s", ns, 100 * share);
+				 "%sOn real faults at %ld %s task%s, %s's get is %.1f ns, %.2f%% of the fault.",
+				 used ? " " : "", n, kinds[i], n == 1 ? "" : "s", shared, ns, 100 * share);
 	}
 	zf_csv_free(&c);
 }
@@ -371,6 +381,11 @@ int zf_report(const char *dir)
 	}
 	if (zf_plots_dir(plots, sizeof(plots))) {
 		fprintf(stderr, "hzfbench: report: the gnuplot scripts (plots/) are not beside the binary; set HZF_PLOTS\n");
+		ret = 1;
+		goto out;
+	}
+	/* a folder from before strategies.csv, or not from a sweep: the table's */
+	if (zf_chart_styles_write(dir, true, "report")) {
 		ret = 1;
 		goto out;
 	}

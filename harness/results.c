@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "../bench/strategy.h"
+#include "chartstyle.h"
 #include "json.h"
 #include "kcheck.h"
 #include "metrics.h"
@@ -708,7 +709,7 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 int zf_results_write(struct zf_results *r, char *why, size_t len)
 {
 	struct zf_buf samples = { 0 }, tasks = { 0 }, summary = { 0 }, counters = { 0 };
-	struct zf_buf perf = { 0 }, timing = { 0 };
+	struct zf_buf perf = { 0 }, timing = { 0 }, styles = { 0 };
 	unsigned int i;
 	int err;
 
@@ -739,6 +740,10 @@ int zf_results_write(struct zf_results *r, char *why, size_t len)
 		err = write_buf(r, "tasks.csv", &tasks, why, len);
 	if (!err)
 		err = write_buf(r, "summary.csv", &summary, why, len);
+	if (!err) {
+		zf_chart_styles(&styles);
+		err = write_buf(r, ZF_CHART_STYLES_CSV, &styles, why, len);
+	}
 	if (!err)
 		err = write_buf(r, "counters.csv", &counters, why, len);
 	if (!err)
@@ -755,6 +760,7 @@ int zf_results_write(struct zf_results *r, char *why, size_t len)
 	zf_buf_free(&counters);
 	zf_buf_free(&perf);
 	zf_buf_free(&timing);
+	zf_buf_free(&styles);
 	return err;
 }
 

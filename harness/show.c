@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bench/strategy.h"
 #include "buf.h"
 #include "csv.h"
 #include "json.h"
@@ -86,12 +87,17 @@ static void contention(const struct zf_csv *csv, const struct cols *c, FILE *out
 	}
 }
 
-/* emulated: global's own cost at 1 task next to a bare inc_not_zero loop */
+/*
+ * emulated: the first shared counter's own cost at 1 task (global's, over
+ * persistent's) next to a bare inc_not_zero loop
+ */
 static void strategy_cost(const struct zf_csv *csv, const struct cols *c, const char *dir,
 			  FILE *out)
 {
 	char probe[64], *meta = zf_results_meta(dir);
 	int err = !meta || zf_json_get(meta, "probes.inc_not_zero_ns", probe, sizeof(probe));
+	const char *shared = zf_strategy_name(zf_strategy_first_of(ZF_MODEL_SHARED));
+	const char *none = zf_strategy_name(zf_strategy_first_of(ZF_MODEL_UNCOUNTED));
 	size_t i;
 
 	free(meta);
@@ -100,17 +106,28 @@ static void strategy_cost(const struct zf_csv *csv, const struct cols *c, const 
 	for (i = 0; i < csv->nrows; i++) {
 		char **g = csv->rows[i], **p;
 
-		if (strcmp(g[c->strategy], "global") || strcmp(g[c->fault], "emulated") ||
+		if (strcmp(g[c->strategy], shared) || strcmp(g[c->fault], "emulated") ||
 		    atol(g[c->tasks]) != 1)
 			continue;
-		p = find_row(csv, c, "persistent", g, 1);
+		p = find_row(csv, c, none, g, 1);
 		if (!p)
 			continue;
-		fprintf(out, "global - persistent at 1 task (%s, %s): %.2f ns; "
-			"bare inc_not_zero loop: %.2f ns (%.2fx)\n", g[c->kind], g[c->placement],
+		fprintf(out, "%s - %s at 1 task (%s, %s): %.2f ns; "
+			"bare inc_not_zero loop: %.2f ns (%.2fx)\n", shared, none, g[c->kind], g[c->placement],
 			atof(g[c->ns]) - atof(p[c->ns]), atof(probe),
 			(atof(g[c->ns]) - atof(p[c->ns])) / atof(probe));
 	}
+}
+
+/* the strategy that emulates nothing beside the kernel's fault (native): NULL if none */
+static const struct zf_strategy *kernel_alone(void)
+{
+	const struct zf_strategy *const *s;
+
+	for (s = zf_strategies; *s; s++)
+		if (!(*s)->get)
+			return *s;
+	return NULL;
 }
 
 /*
@@ -120,6 +137,7 @@ static void strategy_cost(const struct zf_csv *csv, const struct cols *c, const 
  */
 static void kernel_share(const struct zf_csv *csv, const struct cols *c, FILE *out)
 {
+	const char *native_name = zf_strategy_name(kernel_alone());
 	bool title = false;
 	size_t i;
 
@@ -131,8 +149,9 @@ static void kernel_share(const struct zf_csv *csv, const struct cols *c, FILE *o
 			continue;
 		if (!title)
 			fprintf(out, "\nkernel faults: get() timed inside the real fault loop, as a share "
-				"of the fault (native times nothing: its figure is the method's zero);\n"
-				"then the median over native's, next to the noise (the larger stddev):\n");
+				"of the fault (%s times nothing: its figure is the method's zero);\n"
+				"then the median over %s's, next to the noise (the larger stddev):\n",
+				native_name, native_name);
 		title = true;
 		fprintf(out, "  %-11s %-8s %-10s %3s tasks: ", row[c->strategy], row[c->kind],
 			row[c->placement], row[c->tasks]);
@@ -141,12 +160,12 @@ static void kernel_share(const struct zf_csv *csv, const struct cols *c, FILE *o
 				100 * atof(row[c->get]) / ns);
 		else
 			fprintf(out, "get not timed%24s", "");
-		native = strcmp(row[c->strategy], "native") ?
-			 find_row(csv, c, "native", row, atol(row[c->tasks])) : NULL;
+		native = strcmp(row[c->strategy], native_name) ?
+			 find_row(csv, c, native_name, row, atol(row[c->tasks])) : NULL;
 		if (native) {
 			added = ns - atof(native[c->ns]);
 			noise = fmax(atof(row[c->stddev]), atof(native[c->stddev]));
-			fprintf(out, "; over native %+7.1f ns, noise %.1f ns%s", added, noise,
+			fprintf(out, "; over %s %+7.1f ns, noise %.1f ns%s", native_name, added, noise,
 				fabs(added) > noise ? "" : " (inside it)");
 		}
 		fprintf(out, "\n");
@@ -161,6 +180,7 @@ static void kernel_share(const struct zf_csv *csv, const struct cols *c, FILE *o
  */
 static void profile_share(const struct zf_csv *csv, const struct cols *c, FILE *out)
 {
+	const char *none = zf_strategy_name(zf_strategy_first_of(ZF_MODEL_UNCOUNTED));
 	bool title = false;
 	size_t i;
 
@@ -176,14 +196,14 @@ static void profile_share(const struct zf_csv *csv, const struct cols *c, FILE *
 		if (!title)
 			fprintf(out, "\nprofile (cpu-clock samples over fault and teardown): the share in "
 				"get() and put(), as ns of a fault's life; held against the life's ns\n"
-				"over persistent's, and for real faults get() timed in place:\n");
+				"over %s's, and for real faults get() timed in place:\n", none);
 		title = true;
 		fprintf(out, "  %-11s %-8s %-8s %-10s %3s tasks: get %6.2f%% put %6.2f%% = %.1f + %.1f ns",
 			row[c->strategy], row[c->fault], row[c->kind], row[c->placement],
 			row[c->tasks], 100 * get, 100 * put, get * life, put * life);
-		base = find_row(csv, c, "persistent", row, atol(row[c->tasks]));
+		base = find_row(csv, c, none, row, atol(row[c->tasks]));
 		if (base && base != row && *base[c->get_share])
-			fprintf(out, "; over persistent %+.1f ns",
+			fprintf(out, "; over %s %+.1f ns", none,
 				life - atof(base[c->ns]) - atof(base[c->teardown]));
 		if (c->get >= 0 && *row[c->get])
 			fprintf(out, "; get timed in place %.1f ns", atof(row[c->get]));

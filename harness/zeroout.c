@@ -31,6 +31,7 @@
 
 #include "../bench/huge_zero.h"
 #include "buf.h"
+#include "chartstyle.h"
 #include "json.h"
 #include "metrics.h"
 #include "parse.h"
@@ -556,6 +557,7 @@ int zf_zeroout_main(int argc, char **argv)
 		     JSON_INDENT(2), &meta);
 	zf_buf_printf(&meta, "\n");
 	if (zf_buf_write(dir, "zeroout.csv", &csv, "zeroout") ||
+	    zf_chart_styles_write(dir, false, "zeroout") ||
 	    zf_buf_write(dir, "meta.json", &meta, "zeroout"))
 		ret = 1;
 	else

@@ -1,6 +1,6 @@
 # counters: the per-fault hardware counters by strategy at the most tasks run,
-# one panel per counter that was counted (global, mmflag, persistent and
-# percpu where run), each bar labelled with its value. Where the machine could count none
+# one panel per counter that was counted (a bar for each strategy run, at
+# its place in strategies), each bar labelled with its value. Where the machine could count none
 # (meta.json unsupported_events), the chart says so instead of an empty frame.
 # Reads summary.csv: strategy, fault, task_kind, tasks, placement and the
 # *_per_fault perf columns (emulated faults, thread tasks, compact).
@@ -14,10 +14,10 @@ array M[1]
 M[1] = 0
 eval select('$t', sprintf('((%s) && column("tasks") > M[1] ? M[1] = column("tasks") : 0, 1):(1)', cond("global")), cond("global"))
 most = M[1]
-bars = "global mmflag persistent percpu"
+bars = strategies
 counted = ""
 do for [c in wanted] {
-	eval select('$'.c, sprintf('(st = strcol("strategy"), sum [j = 1:4] (word(bars, j) eq st ? j : 0)):(strcol("%s") ne "" ? column("%s") : 0)', c, c), \
+	eval select('$'.c, sprintf('(st = strcol("strategy"), sum [j = 1:words(bars)] (word(bars, j) eq st ? j : 0)):(strcol("%s") ne "" ? column("%s") : 0)', c, c), \
 		sprintf('column("tasks") == %d && strcol("task_kind") eq "thread" && strcol("fault") eq "emulated" && strcol("placement") eq "compact" && strcol("%s") ne "" && strstrt(" ".bars." ", " ".strcol("strategy")." ")', most, c))
 	eval count("n", '$'.c)
 	if (n > 0) { counted = counted." ".c }

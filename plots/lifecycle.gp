@@ -14,13 +14,14 @@ array M[1]
 M[1] = 0
 eval select('$t', '(strcol("workload") eq "lifecycle" && column("tasks") > M[1] ? M[1] = column("tasks") : 0, 1):(1)', 'strcol("workload") eq "lifecycle"')
 most = M[1]
-order = "global mmflag persistent percpu"
-do for [s in order] {
-	eval select('$'.s, sprintf('(sum [j = 1:4] (word("%s", j) eq strcol("strategy") ? j : 0)):(column("allocs_per_sec_median")):(column("frees_per_sec_median")):(100 * column("alloc_share_median"))', order), \
+# a slot for each strategy of emulated faults, run or not
+slots = words(emulated_strategies)
+do for [s in emulated_strategies] {
+	eval select('$'.s, sprintf('(%d):(column("allocs_per_sec_median")):(column("frees_per_sec_median")):(100 * column("alloc_share_median"))', place_in(emulated_strategies, s)), \
 		sprintf('strcol("strategy") eq "%s" && strcol("workload") eq "lifecycle" && strcol("fault") eq "emulated" && column("tasks") == %d', s, most))
 }
 have = ""
-do for [s in order] { eval count("n_", '$'.s); if (n_ > 0) { have = have." ".s } }
+do for [s in emulated_strategies] { eval count("n_", '$'.s); if (n_ > 0) { have = have." ".s } }
 if (have eq "") { eval skip(sprintf("no emulated lifecycle rows at %d tasks", most)) }
 eval block_mode
 
@@ -28,11 +29,12 @@ do for [fmt in formats] {
 	eval term(fmt)
 	eval output(fmt)
 	set title chart_title(sprintf("The folio's life cycle: allocations and frees per second, %d tasks in waves (labels: time spent zeroing)", most))
-	set xrange [0.4:4.6]
+	set xrange [0.4:slots + 0.6]
 	set yrange [0:*]
 	set offsets 0, 0, graph 0.15, 0
 	set ylabel "per second"
-	set xtics ("global" 1, "mmflag" 2, "persistent" 3, "percpu" 4)
+	set xtics ()
+	do for [j = 1:slots] { set xtics add (word(emulated_strategies, j) j) }
 	set boxwidth 0.35
 	set key below center horizontal reverse Left nobox
 	plot for [s in have] sprintf('$%s', s) using ($1 - 0.19):2 with boxes lc rgb colour(s) notitle, \

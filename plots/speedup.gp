@@ -14,15 +14,20 @@ do for [k in "thread process"] {
 	# row is read before the if: only global's may write)
 	eval select('$g_'.k, sprintf('((%s) ? G[int(column("tasks"))] = column("faults_per_sec_median") : 0, column("tasks")):(1)', \
 		cond("global")), cond("global"))
-	do for [s in "mmflag persistent percpu"] {
-		eval select(sprintf('$%s_%s', s, k), \
-			'(column("tasks")):(column("faults_per_sec_median") / G[int(column("tasks"))])', cond(s))
+	# every other strategy over it
+	do for [s in strategies] {
+		if (s ne "global") {
+			eval select(sprintf('$%s_%s', s, k), \
+				'(column("tasks")):(column("faults_per_sec_median") / G[int(column("tasks"))])', cond(s))
+		}
 	}
 	eval count("ng", '$g_'.k)
 	have = ""
-	if (ng > 0) {
-		eval sprintf('n1 = |$mmflag_%s|; n2 = |$persistent_%s|; n3 = |$percpu_%s|', k, k, k)
-		have = (n1 > 0 ? " mmflag" : "").(n2 > 0 ? " persistent" : "").(n3 > 0 ? " percpu" : "")
+	do for [s in strategies] {
+		if (ng > 0 && s ne "global") {
+			eval count("n_", sprintf('$%s_%s', s, k))
+			if (n_ > 0) { have = have." ".s }
+		}
 	}
 	eval sprintf('have_%s = "%s"', k, have)
 	if (have ne "") { kinds = kinds." ".k }

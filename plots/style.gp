@@ -52,11 +52,33 @@ if (machine ne "" && has_emulated && fault_ns ne "") { machine = machine . (faul
 kernels_folder = meta("kind") eq "kernels"
 chart_title(t) = machine eq "" ? t : sprintf("%s\n{/*0.75 %s}", t, machine)
 
-strategies = "global mmflag persistent percpu native"
-colour(s) = s eq "global" ? "#D55E00" : s eq "mmflag" ? "#0072B2" : \
-	s eq "persistent" ? "#009E73" : s eq "percpu" ? "#CC79A7" : "#000000"
-dash(s) = s eq "global" ? 1 : s eq "mmflag" ? 2 : s eq "persistent" ? 4 : s eq "percpu" ? 5 : 3
-point(s) = s eq "global" ? 7 : s eq "mmflag" ? 5 : s eq "persistent" ? 9 : s eq "percpu" ? 11 : 13
+# The strategies, in their order, and how each is drawn: strategies.csv
+# (strategy,colour,dash,point,emulated), which hzfbench writes beside summary.csv and
+# zeroout.csv from each strategy's ops table (and hzfbench report where a
+# folder has none). A folder from before it, charted here by hand: the
+# strategies of the chart's data in the order they come, drawn in the order
+# of the table's styles.
+styles = dir."/strategies.csv"
+style_column(c) = system(sprintf("tail -n +2 '%s' | cut -d, -f%d | tr '\n' ' '", styles, c))
+if (system(sprintf("test -r '%s' && echo yes", styles)) eq "yes") {
+	strategies = style_column(1); colours = style_column(2)
+	dashes = style_column(3); points = style_column(4)
+	emulated_strategies = system(sprintf("awk -F, 'NR > 1 && $5 == 1 { printf \"%%s \", $1 }' '%s'", styles))
+} else {
+	strategies = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"strategy\") c = i; next } " . \
+		"c && !seen[$c]++ { printf \"%%s \", $c }' '%s/%s' 2>/dev/null", dir, data))
+	colours = "#D55E00 #0072B2 #009E73 #CC79A7 #000000"; dashes = "1 2 4 5 3"; points = "7 5 9 11 13"
+	emulated_strategies = strategies
+}
+# where s is in list (1, 2, ...), 0 if nowhere
+place_in(list, s) = (at_ = strstrt(" ".list." ", " ".s." "), at_ ? words((" ".list." ")[1:at_]) + 1 : 0)
+# where s is in strategies; its style then, or black, dash 3, point 13 for a
+# name that is not one
+strategy_at(s) = place_in(strategies, s)
+style_of(list, s) = (i_ = strategy_at(s), i_ ? word(list, (i_ - 1) % words(list) + 1) : "")
+colour(s) = (c_ = style_of(colours, s), c_ ne "" ? c_ : "#000000")
+dash(s) = (d_ = style_of(dashes, s), d_ ne "" ? d_ + 0 : 3)
+point(s) = (p_ = style_of(points, s), p_ ne "" ? p_ + 0 : 13)
 
 # the terminal of one format, and the output file of this chart in it; points
 # come out two or three times as large in svg and pdf as in png: every ps is a
@@ -131,9 +153,9 @@ strategy_keys(size, width) = sprintf("for [s in have] NaN with linespoints lc rg
 # the key's entry for the predicted lines (hzfbench model): one for them all
 model_key = "NaN with lines lc rgb '#555555' dt (14, 10) lw 1.5 title 'model'"
 # the strategies of list a or list b, in the order of strategies
-union(a, b) = sprintf("%s%s%s%s%s", strstrt(a." ".b, "global") ? " global" : "", \
-	strstrt(a." ".b, "mmflag") ? " mmflag" : "", strstrt(a." ".b, "persistent") ? " persistent" : "", \
-	strstrt(a." ".b, "percpu") ? " percpu" : "", strstrt(a." ".b, "native") ? " native" : "")
+union_from(i, ab) = i > words(strategies) ? "" : \
+	(strstrt(ab, " ".word(strategies, i)." ") ? " ".word(strategies, i) : "").union_from(i + 1, ab)
+union(a, b) = union_from(1, " ".a." ".b." ")
 
 # say why a chart is not drawn, and end: not an error
 skip(why) = sprintf("print '%s: skipped: %s'; exit", NAME, why)

@@ -12,8 +12,8 @@ load system("dirname ".ARG0)."/style.gp"
 if (data_missing) { eval skip("no zeroout.csv in the folder") }
 zcsv = dir."/".DATA
 # per strategy and segment at the most tasks: x, median, min, max GB/s, segments a request
-prep = "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { rows[NR] = $0; if ($c[\"tasks\"] > most) most = $c[\"tasks\"] } END { order = \"global mmflag persistent percpu\"; ns = split(order, S, \" \"); for (r in rows) { split(rows[r], f, \",\"); if (f[c[\"tasks\"]] != most) continue; k = f[c[\"strategy\"]] \" \" f[c[\"segment\"]]; n[k]++; v[k, n[k]] = f[c[\"gb_per_sec\"]]; segs[k] = f[c[\"segments_per_request\"]]; sink = f[c[\"sink\"]] } for (i = 1; i <= ns; i++) for (g = 1; g <= 2; g++) { seg = g == 1 ? \"page\" : \"folio\"; k = S[i] \" \" seg; if (!n[k]) continue; m = n[k]; for (a = 1; a <= m; a++) w[a] = v[k, a] + 0; for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++) if (w[b] < w[a]) { t = w[a]; w[a] = w[b]; w[b] = t } med = m % 2 ? w[(m + 1) / 2] : (w[m / 2] + w[m / 2 + 1]) / 2; printf \"%s %d %s %g %g %g %s %s %d\\n\", seg, i, S[i], med, w[1], w[m], segs[k], sink, most } }' "
-rows = system(prep."'".zcsv."'")
+prep = "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { rows[NR] = $0; if ($c[\"tasks\"] > most) most = $c[\"tasks\"] } END { ns = split(order, S, \" \"); for (r in rows) { split(rows[r], f, \",\"); if (f[c[\"tasks\"]] != most) continue; k = f[c[\"strategy\"]] \" \" f[c[\"segment\"]]; n[k]++; v[k, n[k]] = f[c[\"gb_per_sec\"]]; segs[k] = f[c[\"segments_per_request\"]]; sink = f[c[\"sink\"]] } for (i = 1; i <= ns; i++) for (g = 1; g <= 2; g++) { seg = g == 1 ? \"page\" : \"folio\"; k = S[i] \" \" seg; if (!n[k]) continue; m = n[k]; for (a = 1; a <= m; a++) w[a] = v[k, a] + 0; for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++) if (w[b] < w[a]) { t = w[a]; w[a] = w[b]; w[b] = t } med = m % 2 ? w[(m + 1) / 2] : (w[m / 2] + w[m / 2 + 1]) / 2; printf \"%s %d %s %g %g %g %s %s %d\\n\", seg, i, S[i], med, w[1], w[m], segs[k], sink, most } }' "
+rows = system(sprintf("%s order='%s' '%s'", prep, emulated_strategies, zcsv))
 if (rows eq "") { eval skip("zeroout.csv has no rows") }
 set print $page
 print system(sprintf("echo '%s' | awk '$1 == \"page\"'", rows))
@@ -21,6 +21,8 @@ unset print
 set print $folio
 print system(sprintf("echo '%s' | awk '$1 == \"folio\"'", rows))
 unset print
+# a slot for each strategy of emulated faults, run or not
+slots = words(emulated_strategies)
 sink = word(rows, 8)
 most = word(rows, 9) + 0
 pseg = system(sprintf("echo '%s' | awk '$1 == \"page\" { print $7; exit }'", rows))
@@ -38,7 +40,7 @@ do for [fmt in formats] {
 	eval term(fmt)
 	eval output(fmt)
 	set title chart_title(sprintf("Zeroing with no mm: GB/s by zero segment, %d tasks, %s sink (bars: slowest to fastest repetition)", most, sink))
-	set xrange [0.4:4.6]
+	set xrange [0.4:slots + 0.6]
 	if (logy) {
 		set logscale y 10
 		set yrange [lo / 3:*]
@@ -48,7 +50,8 @@ do for [fmt in formats] {
 		set yrange [0:*]
 		set ylabel "GB/s"
 	}
-	set xtics ("global" 1, "mmflag" 2, "persistent" 3, "percpu" 4)
+	set xtics ()
+	do for [j = 1:slots] { set xtics add (word(emulated_strategies, j) j) }
 	set boxwidth 0.35
 	set key below center horizontal reverse Left nobox
 	set style fill solid 0.85 noborder

@@ -965,6 +965,57 @@ else
 	skip "charts and report" "gnuplot is not installed (gnuplot-nox)"
 fi
 
+# --- a strategy knows itself: tally, a strategy only the tests know (tests/strategy/) ---
+# $build/hzfbench-tally is hzfbench with tally linked in, and no file of the
+# binary or the charts names tally: wherever it comes out, it came from its
+# ops table. Its rows in summary.csv; in model.csv, predicted as global is
+# (its model kind, the same inputs); in the charts, keyed, in its colour.
+tally_bin=$build/hzfbench-tally
+out=$tmp/tally
+if ! grep -rqw tally bench harness plots tools run.sh &&
+	$tally_bin strategies | grep -q '^tally  *the tests' && ! $bin strategies | grep -q '^tally ' &&
+	$tally_bin sweep --plan --tasks 1 --task-kinds thread --min-ms 5 2>&1 | grep -q '^tally  *emulated ' &&
+	$tally_bin sweep --strategies global,persistent,tally --tasks 1,2 --task-kinds thread \
+		--size 64M --reps 2 --warmup 0 --min-ms 5 --quiet --out "$out" >"$tmp/out" 2>&1 &&
+	[ "$(grep -c '^tally,emulated,thread,[12],compact,' "$out/summary.csv")" = 2 ] &&
+	grep -qx 'tally,#E69F00,6,15,1' "$out/strategies.csv" &&
+	$tally_bin model --from "$out" --handoff-ns 30 >>"$tmp/out" 2>&1 &&
+	[ "$(cols "$out/model.csv" strategy tasks ns_per_fault_median | awk '$3 > 0 { print }' |
+		sed -n 's/^global //p; s/^tally //p' | sort | uniq -c | awk '$1 == 2' | wc -l)" = 2 ]; then
+	ok "tally, known to the tests alone: in the default sweep, in summary.csv, and in model.csv by its model kind"
+else
+	fail "tally, known to the tests alone: in the default sweep, in summary.csv, and in model.csv by its model kind" \
+		"$(grep -rlw tally bench harness plots tools run.sh)" "$(cat "$tmp/out")" \
+		"$(cut -d, -f1-9 "$out/model.csv" 2>&1)"
+fi
+if ! command -v gnuplot >/dev/null 2>&1; then
+	skip "tally in the charts" "gnuplot is not installed (gnuplot-nox)"
+else
+	missing=
+	if $tally_bin report "$out" >"$tmp/out" 2>&1; then
+		for c in scaling cost fairness speedup; do
+			grep -q '>tally<' "$out/plots/$c.svg" &&
+				grep -q "stroke='rgb(230, 159,   0)'" "$out/plots/$c.svg" || missing="$missing $c"
+		done
+	else
+		missing=" every chart (report failed)"
+	fi
+	# the life-cycle chart: a slot for each strategy of emulated faults (tally's
+	# bars are empty: its folio lives as long as the run)
+	if ! $tally_bin sweep --workload lifecycle --strategies global,tally --tasks 1 --reps 2 \
+		--min-ms 5 --quiet --out "$tmp/tally-lc" >>"$tmp/out" 2>&1 ||
+		! gnuplot -c plots/lifecycle.gp "$tmp/tally-lc" svg >>"$tmp/out" 2>&1 ||
+		! grep -q '>tally<' "$tmp/tally-lc/plots/lifecycle.svg"; then
+		missing="$missing lifecycle"
+	fi
+	if [ -z "$missing" ]; then
+		ok "tally in the charts: keyed and drawn in its own colour, from strategies.csv"
+	else
+		fail "tally in the charts: keyed and drawn in its own colour, from strategies.csv" \
+			"not in:$missing" "$(cat "$tmp/out")"
+	fi
+fi
+
 # --- the busy work's unit: the steady counter where the CPU has one, HZF_BUSY=loop the loop ---
 want=loop
 if [ "$(uname -m)" = x86_64 ] && grep -m1 '^flags' /proc/cpuinfo | grep -qw constant_tsc &&

@@ -586,6 +586,19 @@ TEST(strategy_table_lists_each_once)
 	EXPECT_TRUE(zf_strategy_native.kernel_fault_pass != NULL);
 }
 
+/* what the model, show and report ask of the table instead of names */
+TEST(strategy_table_says_each_kind)
+{
+	EXPECT_TRUE(zf_strategy_first_of(ZF_MODEL_SHARED) == &zf_strategy_global);
+	EXPECT_TRUE(zf_strategy_first_of(ZF_MODEL_PER_MM) == &zf_strategy_mmflag);
+	EXPECT_TRUE(zf_strategy_first_of(ZF_MODEL_UNCOUNTED) == &zf_strategy_persistent);
+	EXPECT_TRUE(zf_strategy_first_of(ZF_MODEL_NONE) == &zf_strategy_percpu);
+	EXPECT_TRUE(!strcmp(zf_strategy_name(NULL), ""));
+	/* a name taken is refused, and the list is left as it was */
+	EXPECT_EQ(zf_strategy_register(&zf_strategy_global), -EEXIST);
+	EXPECT_TRUE(zf_strategies[5] == NULL);
+}
+
 /* every pass's region on a 2 MiB boundary, whole, and gone after its unmap */
 TEST(region_map_aligns_to_a_pmd)
 {
