@@ -23,6 +23,7 @@
 #include "zeroout.h"
 #include "history.h"
 #include "numa.h"
+#include "opt.h"
 #include "parse.h"
 #include "report.h"
 #include "perfctr.h"
@@ -64,158 +65,12 @@ static int bad_tasks(const char *opt, const char *value, const char *why, unsign
 
 struct options {
 	struct zf_sweep sw;
+	struct zf_opt_set opt;		/* the table, and what was typed */
 	const char *strategies, *task_kinds, *placements, *tasks, *topology, *faults;
-	const char *size_arg, *step_arg, *set_thp, *fpl_arg, *max_reps_arg, *target_ci_arg;
+	const char *set_thp;
 	unsigned long faults_per_life;
-	bool shrink_hz_set;
-	char strategies_opt[72], task_kinds_opt[72], faults_opt[72];	/* as typed */
 	bool summary;
 };
-
-enum {
-	OPT_STRATEGY = 256, OPT_TASKS, OPT_TASK_KIND, OPT_PLACEMENT, OPT_SIZE, OPT_STEP,
-	OPT_FAULT_NS, OPT_SHRINK_HZ, OPT_REPS, OPT_WARMUP, OPT_MIN_MS, OPT_WATCHDOG, OPT_COUNTER_NODE,
-	OPT_OUT,
-	OPT_QUIET, OPT_TOPOLOGY, OPT_SUMMARY, OPT_FAULT, OPT_SET_THP, OPT_EVENTS, OPT_PROFILE,
-	OPT_INJECT, OPT_WORKLOAD, OPT_FAULTS_PER_LIFE, OPT_MAX_REPS, OPT_TARGET_CI, OPT_TAG,
-	OPT_SCHED, OPT_PLAN,
-};
-
-static const char run_usage[] =
-"usage: hzfbench run [options]\n"
-"  One configuration: --tasks tasks of one --task-kind, placed by --placement,\n"
-"  each taking a read fault every --step of a --size region, against --strategy.\n"
-"  --strategy S        global, mmflag, persistent, percpu, or native (the running\n"
-"                      kernel alone, with --fault kernel) (default global)\n"
-"  --tasks N           tasks (default 1)\n"
-"  --task-kind K       thread (one shared mm) or process (one mm each) (default thread)\n"
-"  --placement P       compact, scatter, node:N, cpus:LIST or none (default compact)\n"
-"  --fault MODE        emulated (busy work stands for the fault) or kernel (real\n"
-"                      huge-page read faults of a fresh MADV_HUGEPAGE region)\n"
-"                      (default emulated)\n"
-"  --quiet             no table at the end\n";
-
-static const char sweep_usage[] =
-"usage: hzfbench sweep [options]\n"
-"  Every configuration of the lists below, into one results folder.\n"
-"  --strategies LIST   default global,mmflag,persistent,percpu (and native for\n"
-"                      kernel faults)\n"
-"  --tasks LIST        1,2,4 or 1-8 or pow2 (1,2,4,... and the CPU count) or all\n"
-"                      (default pow2)\n"
-"  --task-kinds LIST   default thread,process\n"
-"  --faults LIST       emulated, kernel (default emulated; native runs on kernel only)\n"
-"  --placements LIST   default compact (a placement with commas, cpus:0,2, needs\n"
-"                      ranges instead: cpus:0-1)\n"
-"  --quiet             no progress on stderr and no table\n"
-"  --plan              print the configurations, their repetitions and the\n"
-"                      estimated wall time, from a few short probe runs here,\n"
-"                      and stop: nothing measured, nothing written (with\n"
-"                      HWLOC_SYNTHETIC or --topology: for that machine)\n";
-
-static const char common_usage[] =
-"  --size BYTES        region per task per pass, K/M/G/T suffixes (default 100G)\n"
-"  --step BYTES        one fault every step (default 2M)\n"
-"  --fault-ns NS       busy work per fault for the rest of the fault path (default 0)\n"
-"  --shrink-hz HZ      memory pressure: the strategy's shrinker counts and scans\n"
-"                      this often while the tasks run (default 0: never;\n"
-"                      100 with --workload lifecycle)\n"
-"  --workload W        usemem (each task one --size region a pass), lifecycle\n"
-"                      (process tasks in waves of short lives: each a new mm,\n"
-"                      --faults-per-life faults, teardown, exit), or zeroout\n"
-"                      (options of its own: hzfbench zeroout --help) (default usemem)\n"
-"  --faults-per-life N lifecycle: faults in each life (default 64)\n"
-"  --reps R|auto       measured repetitions (default 5); auto: repeat until the\n"
-"                      95%% confidence interval of the median ns/fault is within\n"
-"                      --target-ci, at least 6 and at most --max-reps\n"
-"  --max-reps N        --reps auto: at most this many (default 30)\n"
-"  --target-ci PCT     --reps auto: the interval's half-width, in percent of\n"
-"                      the median (default 2)\n"
-"  --warmup W          repetitions run first and not kept (default 1)\n"
-"  --min-ms MS         passes per repetition are chosen so it lasts this (default 200)\n"
-"  --watchdog SEC      fail the run when no task ends a pass for SEC seconds:\n"
-"                      a task stopped, stuck or starved (default 60 + 10 x\n"
-"                      --min-ms)\n"
-"  --counter-node N    NUMA node of the global counter (default: first task's node)\n"
-"  --events LIST       perf events each task counts on itself: perf's generic\n"
-"                      names or rNNNN, or none (default: cycles, instructions,\n"
-"                      cache and branch misses, task-clock, page-faults, ...)\n"
-"  --profile           sample each task's cpu-clock at 1 kHz, get() and put()\n"
-"                      called out of line, for the share of time in each\n"
-"  --inject-ns S=NS    for testing compare: strategy S alone gets NS more busy\n"
-"                      work per fault (recorded in meta.json options.inject)\n"
-"  --set-thp MODE      kernel faults: write MODE (madvise or always) to THP's\n"
-"                      enabled and 1 to use_zero_page for the run, and put back\n"
-"                      what was there at exit and on Ctrl-C (default: write nothing)\n"
-"  --sched POLICY[:PRIO] each task runs under fifo, rr (real time, priority\n"
-"                      1-99, default 1; needs root or CAP_SYS_NICE) or other\n"
-"                      (default: the policy it inherits, normally other)\n"
-"  --tag TEXT          a label kept in meta.json and summary.csv's tag column\n"
-"  --topology FILE     an hwloc XML topology (run needs this machine's own)\n"
-"  --out DIR           results folder, new or empty (default results/<UTC time>-<host>)\n"
-"  -h, --help          this text\n";
-
-static const struct option run_options[] = {
-	{ "strategy", required_argument, NULL, OPT_STRATEGY },
-	{ "strategies", required_argument, NULL, OPT_STRATEGY },
-	{ "tasks", required_argument, NULL, OPT_TASKS },
-	{ "task-kind", required_argument, NULL, OPT_TASK_KIND },
-	{ "task-kinds", required_argument, NULL, OPT_TASK_KIND },
-	{ "placement", required_argument, NULL, OPT_PLACEMENT },
-	{ "placements", required_argument, NULL, OPT_PLACEMENT },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "step", required_argument, NULL, OPT_STEP },
-	{ "fault", required_argument, NULL, OPT_FAULT },
-	{ "faults", required_argument, NULL, OPT_FAULT },
-	{ "fault-ns", required_argument, NULL, OPT_FAULT_NS },
-	{ "shrink-hz", required_argument, NULL, OPT_SHRINK_HZ },
-	{ "workload", required_argument, NULL, OPT_WORKLOAD },
-	{ "faults-per-life", required_argument, NULL, OPT_FAULTS_PER_LIFE },
-	{ "reps", required_argument, NULL, OPT_REPS },
-	{ "max-reps", required_argument, NULL, OPT_MAX_REPS },
-	{ "target-ci", required_argument, NULL, OPT_TARGET_CI },
-	{ "tag", required_argument, NULL, OPT_TAG },
-	{ "sched", required_argument, NULL, OPT_SCHED },
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "min-ms", required_argument, NULL, OPT_MIN_MS },
-	{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
-	{ "counter-node", required_argument, NULL, OPT_COUNTER_NODE },
-	{ "set-thp", required_argument, NULL, OPT_SET_THP },
-	{ "events", required_argument, NULL, OPT_EVENTS },
-	{ "profile", no_argument, NULL, OPT_PROFILE },
-	{ "inject-ns", required_argument, NULL, OPT_INJECT },
-	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
-	{ "plan", no_argument, NULL, OPT_PLAN },
-	{ "summary", no_argument, NULL, OPT_SUMMARY },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* which long options a subcommand takes: the rest are refused by name */
-static bool option_allowed(const char *cmd, const char *name)
-{
-	static const char *const sweep_only[] = { "strategies", "task-kinds", "placements",
-						  "faults", NULL };
-	static const char *const run_only[] = { "strategy", "task-kind", "placement", "fault",
-						NULL };
-	static const char *const topo_ok[] = { "tasks", "placement", "topology", "summary",
-					       "help", NULL };
-	const char *const *list;
-
-	if (!strcmp(cmd, "topo")) {
-		for (list = topo_ok; *list; list++)
-			if (!strcmp(*list, name))
-				return true;
-		return false;
-	}
-	if (!strcmp(name, "summary"))
-		return false;
-	for (list = !strcmp(cmd, "run") ? sweep_only : run_only; *list; list++)
-		if (!strcmp(*list, name))
-			return false;
-	return true;
-}
 
 #define parse_num_opt zf_parse_num_opt
 
@@ -224,218 +79,295 @@ static bool emulates(const struct zf_strategy *s)
 	return s->fault_pass != NULL;
 }
 
-static int parse_options(const char *cmd, int argc, char **argv, struct options *o,
-			 const char *usage)
+static int opt_out(const char *opt, const char *arg, void *opts)
 {
-	char names[160];
+	struct options *o = opts;
+
+	if (!*arg)
+		return bad(opt, "\"\"", "empty folder name");
+	o->sw.out = arg;
+	return 0;
+}
+
+static int opt_inject(const char *opt, const char *arg, void *opts)
+{
+	struct options *o = opts;
+	const char *eq = strchr(arg, '=');
+	char strategy[32], names[160];
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(strategy))
+		return bad(opt, arg, "not STRATEGY=NS");
+	snprintf(strategy, sizeof(strategy), "%.*s", (int)(eq - arg), arg);
+	o->sw.inject = zf_strategy_find(strategy);
+	if (!o->sw.inject || !o->sw.inject->fault_pass)
+		return bad(opt, arg, zf_strategy_not_one(names, sizeof(names), "an emulated strategy",
+							 emulates));
+	return parse_num_opt(opt, eq + 1, 1, 10000000, &o->sw.inject_ns);
+}
+
+static int opt_events(const char *opt, const char *arg, void *opts)
+{
+	struct options *o = opts;
 	const char *why;
+	char word[64];
+
+	return zf_perf_parse(arg, &o->sw.events, word, sizeof(word), &why) ? bad(opt, word, why) : 0;
+}
+
+static int opt_set_thp(const char *opt, const char *arg, void *opts)
+{
+	struct options *o = opts;
+
+	if (!zf_thp_mode_valid(arg))
+		return bad(opt, arg, "not a THP mode (madvise, always)");
+	o->set_thp = arg;
+	return 0;
+}
+
+static int opt_workload(const char *opt, const char *arg, void *opts)
+{
+	struct options *o = opts;
+
+	if (!strcmp(arg, "usemem"))
+		o->sw.workload = ZF_WORKLOAD_USEMEM;
+	else if (!strcmp(arg, "lifecycle"))
+		o->sw.workload = ZF_WORKLOAD_LIFECYCLE;
+	else
+		return bad(opt, arg, "not a workload (usemem, lifecycle)");
+	return 0;
+}
+
+static int opt_reps(const char *opt, const char *arg, void *opts)
+{
+	struct options *o = opts;
+
+	o->sw.reps_auto = !strcmp(arg, "auto");
+	return o->sw.reps_auto ? 0 : parse_num_opt(opt, arg, 1, 100000, &o->sw.reps);
+}
+
+static int opt_tag(const char *opt, const char *arg, void *opts)
+{
+	struct options *o = opts;
+	const char *why;
+	char shown[160];
+	size_t i, k = 0;
+
+	if (!zf_tag_check(arg, &why)) {
+		o->sw.tag = arg;
+		return 0;
+	}
+	/* a newline in the value would break the one-line error */
+	for (i = 0; arg[i] && k + 5 < sizeof(shown); i++)
+		k += snprintf(shown + k, sizeof(shown) - k,
+			      (unsigned char)arg[i] < ' ' || arg[i] == 0x7f ? "\\x%02x" : "%c",
+			      (unsigned char)arg[i]);
+	shown[k] = '\0';
+	return bad(opt, *arg ? shown : "\"\"", why);
+}
+
+static int opt_sched(const char *opt, const char *arg, void *opts)
+{
+	struct options *o = opts;
+	const char *why;
+
+	return zf_sched_parse(arg, &o->sw.sched, &why) ? bad(opt, arg, why) : 0;
+}
+
+static int opt_counter_node(const char *opt, const char *arg, void *opts)
+{
+	struct options *o = opts;
 	unsigned long v;
-	int c, idx, err;
+	int err = parse_num_opt(opt, arg, 0, INT_MAX, &v);
 
-	o->sw.size = 100ULL << 30;
-	o->sw.max_reps = 30;
-	o->sw.target_ci_pct = 2.0;
-	o->sw.sched.policy = -1;
-	o->sw.step = 2ULL << 20;
-	o->sw.reps = 5;
-	o->sw.warmup = 1;
-	o->sw.min_ms = 200;
+	if (!err && (long)v > zf_numa_max_node()) {
+		char reason[64];
+
+		snprintf(reason, sizeof(reason), "no such NUMA node (this machine has 0-%d)",
+			 zf_numa_max_node());
+		err = bad(opt, arg, reason);
+	}
+	o->sw.counter_node = v;
+	return err;
+}
+
+enum { CMD_RUN = 1, CMD_SWEEP = 2, CMD_TOPO = 4, CMD_MEASURE = CMD_RUN | CMD_SWEEP };
+
+/* an option's name as run or sweep spells it, for the errors */
+#define RUN_OR_SWEEP(o, run, sweep)	((o)->opt.cmd_bit == CMD_RUN ? (run) : (sweep))
+
+#define FIELD(f)	.off = offsetof(struct options, f)
+#define CUSTOM(fn)	.kind = ZF_OPT_CUSTOM, .parse = fn
+
+/* run's, sweep's and topo's options, in the order --help lists them */
+static const struct zf_opt opt_table[] = {
+	{ .name = "strategy", .kind = ZF_OPT_STRING, .cmds = CMD_RUN, FIELD(strategies),
+	  .arg = "S", .def = "global", .help = "global, mmflag, persistent, percpu, or native "
+	  "(the running kernel alone, with --fault kernel)" },
+	{ .name = "strategies", .kind = ZF_OPT_STRING, .cmds = CMD_SWEEP, FIELD(strategies),
+	  .arg = "LIST", .help = "default global,mmflag,persistent,percpu (and native for "
+	  "kernel faults)" },
+	{ .name = "tasks", .kind = ZF_OPT_STRING, .cmds = CMD_RUN, FIELD(tasks), .arg = "N",
+	  .def = "1", .help = "tasks" },
+	{ .name = "tasks", .kind = ZF_OPT_STRING, .cmds = CMD_SWEEP, FIELD(tasks), .arg = "LIST",
+	  .def = "pow2", .help = "1,2,4 or 1-8 or pow2 (1,2,4,... and the CPU count) or all" },
+	{ .name = "tasks", .kind = ZF_OPT_STRING, .cmds = CMD_TOPO, FIELD(tasks), .arg = "N",
+	  .help = "plan this many tasks (default: as many as the placement has PUs)" },
+	{ .name = "task-kind", .kind = ZF_OPT_STRING, .cmds = CMD_RUN, FIELD(task_kinds),
+	  .arg = "K", .help = "thread (one shared mm) or process (one mm each) (default thread; "
+	  "process with --workload lifecycle)" },
+	{ .name = "task-kinds", .kind = ZF_OPT_STRING, .cmds = CMD_SWEEP, FIELD(task_kinds),
+	  .arg = "LIST", .help = "default thread,process (process with --workload lifecycle)" },
+	{ .name = "placement", .kind = ZF_OPT_STRING, .cmds = CMD_RUN, FIELD(placements),
+	  .arg = "P", .def = "compact", .help = "compact, scatter, node:N, cpus:LIST or none" },
+	{ .name = "placement", .kind = ZF_OPT_STRING, .cmds = CMD_TOPO, FIELD(placements),
+	  .arg = "P", .help = "compact, scatter, node:N, cpus:LIST or none: print the PUs it "
+	  "gives each task (default with --tasks: compact)" },
+	{ .name = "placements", .kind = ZF_OPT_STRING, .cmds = CMD_SWEEP, FIELD(placements),
+	  .arg = "LIST", .def = "compact", .help = "a placement with commas, cpus:0,2, needs "
+	  "ranges instead: cpus:0-1" },
+	{ .name = "fault", .kind = ZF_OPT_STRING, .cmds = CMD_RUN, FIELD(faults), .arg = "MODE",
+	  .def = "emulated", .help = "emulated (busy work stands for the fault) or kernel (real "
+	  "huge-page read faults of a fresh MADV_HUGEPAGE region)" },
+	{ .name = "faults", .kind = ZF_OPT_STRING, .cmds = CMD_SWEEP, FIELD(faults), .arg = "LIST",
+	  .def = "emulated", .help = "emulated, kernel (native runs on kernel only)" },
+	{ .name = "quiet", .kind = ZF_OPT_FLAG, .cmds = CMD_RUN, FIELD(sw.quiet),
+	  .help = "no table at the end" },
+	{ .name = "quiet", .kind = ZF_OPT_FLAG, .cmds = CMD_SWEEP, FIELD(sw.quiet),
+	  .help = "no progress on stderr and no table" },
+	{ .name = "plan", .kind = ZF_OPT_FLAG, .cmds = CMD_MEASURE, FIELD(sw.plan),
+	  .help = "print the configurations, their repetitions and the estimated wall time, "
+	  "from a few short probe runs here, and stop: nothing measured, nothing written "
+	  "(with HWLOC_SYNTHETIC or --topology: for that machine)" },
+	{ .name = "size", .kind = ZF_OPT_SIZE, .cmds = CMD_MEASURE, FIELD(sw.size), .arg = "BYTES",
+	  .def = "100G", .help = "region per task per pass, K/M/G/T suffixes" },
+	{ .name = "step", .kind = ZF_OPT_SIZE, .cmds = CMD_MEASURE, FIELD(sw.step), .arg = "BYTES",
+	  .def = "2M", .help = "one fault every step" },
+	{ .name = "fault-ns", .kind = ZF_OPT_ULONG, .cmds = CMD_MEASURE, FIELD(sw.fault_ns),
+	  .max = 10000000, .arg = "NS", .def = "0",
+	  .help = "busy work per fault for the rest of the fault path" },
+	{ .name = "shrink-hz", .kind = ZF_OPT_ULONG, .cmds = CMD_MEASURE, FIELD(sw.shrink_hz),
+	  .max = 100000, .arg = "HZ", .def = "0", .help = "memory pressure: the strategy's "
+	  "shrinker counts and scans this often while the tasks run; 0: never (100 with "
+	  "--workload lifecycle where not given)" },
+	{ .name = "workload", CUSTOM(opt_workload), .cmds = CMD_MEASURE, FIELD(sw.workload),
+	  .arg = "W", .def = "usemem", .help = "usemem (each task one --size region a pass), "
+	  "lifecycle (process tasks in waves of short lives: each a new mm, --faults-per-life "
+	  "faults, teardown, exit), or zeroout (options of its own: hzfbench zeroout --help)" },
+	{ .name = "faults-per-life", .kind = ZF_OPT_ULONG, .cmds = CMD_MEASURE,
+	  FIELD(faults_per_life), .min = 1, .max = MAX_FAULTS_PER_PASS, .arg = "N", .def = "64",
+	  .help = "lifecycle: faults in each life" },
+	{ .name = "reps", CUSTOM(opt_reps), .cmds = CMD_MEASURE, FIELD(sw.reps), .arg = "R|auto",
+	  .def = "5", .help = "measured repetitions; auto: repeat until the 95% confidence "
+	  "interval of the median ns/fault is within --target-ci, at least 6 and at most "
+	  "--max-reps" },
+	{ .name = "max-reps", .kind = ZF_OPT_ULONG, .cmds = CMD_MEASURE, FIELD(sw.max_reps),
+	  .min = 6, .max = 100000, .arg = "N", .def = "30",
+	  .help = "--reps auto: at most this many" },
+	{ .name = "target-ci", .kind = ZF_OPT_PCT, .cmds = CMD_MEASURE, FIELD(sw.target_ci_pct),
+	  .arg = "PCT", .def = "2",
+	  .help = "--reps auto: the interval's half-width, in percent of the median" },
+	{ .name = "warmup", .kind = ZF_OPT_ULONG, .cmds = CMD_MEASURE, FIELD(sw.warmup),
+	  .max = 100000, .arg = "W", .def = "1", .help = "repetitions run first and not kept" },
+	{ .name = "min-ms", .kind = ZF_OPT_ULONG, .cmds = CMD_MEASURE, FIELD(sw.min_ms),
+	  .max = 3600000, .arg = "MS", .def = "200",
+	  .help = "passes per repetition are chosen so it lasts this" },
+	{ .name = "watchdog", .kind = ZF_OPT_ULONG, .cmds = CMD_MEASURE, FIELD(sw.watchdog_s),
+	  .min = 1, .max = 86400, .arg = "SEC", .help = "fail the run when no task ends a pass "
+	  "for SEC seconds: a task stopped, stuck or starved (default 60 + 10 x --min-ms)" },
+	{ .name = "counter-node", CUSTOM(opt_counter_node), .cmds = CMD_MEASURE,
+	  FIELD(sw.counter_node), .arg = "N",
+	  .help = "NUMA node of the global counter (default: first task's node)" },
+	{ .name = "events", CUSTOM(opt_events), .cmds = CMD_MEASURE, FIELD(sw.events),
+	  .arg = "LIST", .def = zf_perf_default_events, .help = "perf events each task counts "
+	  "on itself: perf's generic names or rNNNN, or none" },
+	{ .name = "profile", .kind = ZF_OPT_FLAG, .cmds = CMD_MEASURE, FIELD(sw.profile),
+	  .help = "sample each task's cpu-clock at 1 kHz, get() and put() called out of line, "
+	  "for the share of time in each" },
+	{ .name = "inject-ns", CUSTOM(opt_inject), .cmds = CMD_MEASURE, FIELD(sw.inject),
+	  .arg = "S=NS", .help = "for testing compare: strategy S alone gets NS more busy work "
+	  "per fault (recorded in meta.json options.inject)" },
+	{ .name = "set-thp", CUSTOM(opt_set_thp), .cmds = CMD_MEASURE, FIELD(set_thp),
+	  .arg = "MODE", .help = "kernel faults: write MODE (madvise or always) to THP's enabled "
+	  "and 1 to use_zero_page for the run, and put back what was there at exit and on "
+	  "Ctrl-C (default: write nothing)" },
+	{ .name = "sched", CUSTOM(opt_sched), .cmds = CMD_MEASURE, FIELD(sw.sched),
+	  .arg = "POLICY[:PRIO]", .help = "each task runs under fifo, rr (real time, priority "
+	  "1-99, default 1; needs root or CAP_SYS_NICE) or other (default: the policy it "
+	  "inherits, normally other)" },
+	{ .name = "tag", CUSTOM(opt_tag), .cmds = CMD_MEASURE, FIELD(sw.tag), .arg = "TEXT",
+	  .help = "a label kept in meta.json and summary.csv's tag column" },
+	{ .name = "summary", .kind = ZF_OPT_FLAG, .cmds = CMD_TOPO, FIELD(summary),
+	  .help = "one line: packages=N numa_nodes=N cores=N pus=N" },
+	{ .name = "topology", .kind = ZF_OPT_STRING, .cmds = CMD_MEASURE | CMD_TOPO,
+	  FIELD(topology), .arg = "FILE",
+	  .help = "an hwloc XML topology (run needs this machine's own)" },
+	{ .name = "out", CUSTOM(opt_out), .cmds = CMD_MEASURE, FIELD(sw.out), .arg = "DIR",
+	  .help = "results folder, new or empty (default results/<UTC time>-<host>)" },
+	{ .name = "help", .letter = 'h', .kind = ZF_OPT_HELP, .cmds = CMD_MEASURE | CMD_TOPO,
+	  .help = "this text" },
+};
+
+static const char run_usage[] =
+"usage: hzfbench run [options]\n"
+"  One configuration: --tasks tasks of one --task-kind, placed by --placement,\n"
+"  each taking a read fault every --step of a --size region, against --strategy.\n";
+
+static const char sweep_usage[] =
+"usage: hzfbench sweep [options]\n"
+"  Every configuration of the lists below, into one results folder.\n";
+
+static const char topo_usage[] =
+"usage: hzfbench topo [--placement P --tasks N] [--topology FILE.xml] [--summary]\n"
+"  Print the machine (or HWLOC_SYNTHETIC's, or FILE's) and the PUs a placement\n"
+"  gives each task, without running anything.\n";
+
+/* cmd's options from the table into o; 0, 2 (usage error) or ZF_OPT_DONE */
+static int parse_options(const char *cmd, int argc, char **argv, struct options *o)
+{
+	static const char *const usages[] = { run_usage, sweep_usage, topo_usage };
+	static const char *const cmds[] = { "run", "sweep", "topo" };
+	const char *size, *step, *fpl;
+	size_t c;
+	int err;
+
+	for (c = 0; strcmp(cmds[c], cmd); c++)
+		;
+	o->opt = (struct zf_opt_set){ .opts = opt_table, .n = sizeof(opt_table) / sizeof(opt_table[0]),
+				      .cmd = cmd, .cmd_bit = 1U << c, .usage = usages[c] };
+	o->sw.sched.policy = -1;	/* neither has a default to type: "as they are" */
 	o->sw.counter_node = -1;
-	{
-		char word[64];
-
-		if (zf_perf_parse(zf_perf_default_events, &o->sw.events, word, sizeof(word), &why))
-			return bad("--events", word, why);	/* a bug in the default list */
-	}
-	snprintf(o->strategies_opt, sizeof(o->strategies_opt), "--%s",
-		 strcmp(cmd, "run") ? "strategies" : "strategy");
-	snprintf(o->task_kinds_opt, sizeof(o->task_kinds_opt), "--%s",
-		 strcmp(cmd, "run") ? "task-kinds" : "task-kind");
-	snprintf(o->faults_opt, sizeof(o->faults_opt), "--%s",
-		 strcmp(cmd, "run") ? "faults" : "fault");
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", run_options, &idx)) != -1) {
-		char name[64];
-
-		if (c == '?')
-			return zf_opt_unknown(cmd, argv);
-		if (c == 'h') {
-			printf("%s%s", usage, common_usage);
-			exit(0);
-		}
-		snprintf(name, sizeof(name), "%s", run_options[idx].name);
-		if (!option_allowed(cmd, name)) {
-			fprintf(stderr, "hzfbench: %s: --%s: not an option of %s\n", cmd, name, cmd);
-			return 2;
-		}
-		err = 0;
-		switch (c) {
-		case OPT_STRATEGY:
-			o->strategies = optarg;
-			snprintf(o->strategies_opt, sizeof(o->strategies_opt), "--%s", name);
-			break;
-		case OPT_TASKS: o->tasks = optarg; break;
-		case OPT_TASK_KIND:
-			o->task_kinds = optarg;
-			snprintf(o->task_kinds_opt, sizeof(o->task_kinds_opt), "--%s", name);
-			break;
-		case OPT_PLACEMENT: o->placements = optarg; break;
-		case OPT_TOPOLOGY: o->topology = optarg; break;
-		case OPT_OUT:
-			if (!*optarg)
-				return bad("--out", "\"\"", "empty folder name");
-			o->sw.out = optarg;
-			break;
-		case OPT_QUIET: o->sw.quiet = true; break;
-		case OPT_PLAN: o->sw.plan = true; break;
-		case OPT_PROFILE: o->sw.profile = true; break;
-		case OPT_INJECT: {
-			const char *eq = strchr(optarg, '=');
-			char strategy[32];
-
-			if (!eq || eq == optarg || (size_t)(eq - optarg) >= sizeof(strategy))
-				return bad("--inject-ns", optarg, "not STRATEGY=NS");
-			snprintf(strategy, sizeof(strategy), "%.*s", (int)(eq - optarg), optarg);
-			o->sw.inject = zf_strategy_find(strategy);
-			if (!o->sw.inject || !o->sw.inject->fault_pass)
-				return bad("--inject-ns", optarg,
-					   zf_strategy_not_one(names, sizeof(names), "an emulated strategy",
-							       emulates));
-			err = parse_num_opt("--inject-ns", eq + 1, 1, 10000000, &o->sw.inject_ns);
-			break;
-		}
-		case OPT_SUMMARY: o->summary = true; break;
-		case OPT_SIZE:
-			o->size_arg = optarg;
-			err = zf_parse_size_opt("--size", optarg, &o->sw.size);
-			break;
-		case OPT_STEP:
-			o->step_arg = optarg;
-			err = zf_parse_size_opt("--step", optarg, &o->sw.step);
-			break;
-		case OPT_FAULT:
-			o->faults = optarg;
-			snprintf(o->faults_opt, sizeof(o->faults_opt), "--%s", name);
-			break;
-		case OPT_EVENTS: {
-			char word[64];
-
-			if (zf_perf_parse(optarg, &o->sw.events, word, sizeof(word), &why))
-				return bad("--events", word, why);
-			o->sw.events_given = true;
-			break;
-		}
-		case OPT_SET_THP:
-			if (!zf_thp_mode_valid(optarg))
-				return bad("--set-thp", optarg, "not a THP mode (madvise, always)");
-			o->set_thp = optarg;
-			break;
-		case OPT_FAULT_NS:
-			err = parse_num_opt("--fault-ns", optarg, 0, 10000000, &o->sw.fault_ns);
-			break;
-		case OPT_SHRINK_HZ:
-			err = parse_num_opt("--shrink-hz", optarg, 0, 100000, &o->sw.shrink_hz);
-			o->shrink_hz_set = true;
-			break;
-		case OPT_WORKLOAD:
-			if (!strcmp(optarg, "usemem"))
-				o->sw.workload = ZF_WORKLOAD_USEMEM;
-			else if (!strcmp(optarg, "lifecycle"))
-				o->sw.workload = ZF_WORKLOAD_LIFECYCLE;
-			else
-				return bad("--workload", optarg, "not a workload (usemem, lifecycle)");
-			break;
-		case OPT_FAULTS_PER_LIFE:
-			o->fpl_arg = optarg;
-			err = parse_num_opt("--faults-per-life", optarg, 1, MAX_FAULTS_PER_PASS,
-					    &o->faults_per_life);
-			break;
-		case OPT_REPS:
-			o->sw.reps_auto = !strcmp(optarg, "auto");
-			if (!o->sw.reps_auto)
-				err = parse_num_opt("--reps", optarg, 1, 100000, &o->sw.reps);
-			break;
-		case OPT_MAX_REPS:
-			o->max_reps_arg = optarg;
-			err = parse_num_opt("--max-reps", optarg, 6, 100000, &o->sw.max_reps);
-			break;
-		case OPT_TARGET_CI:
-			o->target_ci_arg = optarg;
-			err = zf_parse_pct_opt("--target-ci", optarg, &o->sw.target_ci_pct);
-			break;
-		case OPT_TAG:
-			if (zf_tag_check(optarg, &why)) {
-				char shown[160];
-				size_t i, k = 0;
-
-				/* a newline in the value would break the one-line error */
-				for (i = 0; optarg[i] && k + 5 < sizeof(shown); i++)
-					k += snprintf(shown + k, sizeof(shown) - k,
-						      (unsigned char)optarg[i] < ' ' || optarg[i] == 0x7f ?
-						      "\\x%02x" : "%c",
-						      (unsigned char)optarg[i]);
-				shown[k] = '\0';
-				return bad("--tag", *optarg ? shown : "\"\"", why);
-			}
-			o->sw.tag = optarg;
-			break;
-		case OPT_SCHED:
-			err = zf_sched_parse(optarg, &o->sw.sched, &why) ? bad("--sched", optarg, why) : 0;
-			break;
-		case OPT_WARMUP:
-			err = parse_num_opt("--warmup", optarg, 0, 100000, &o->sw.warmup);
-			break;
-		case OPT_MIN_MS:
-			err = parse_num_opt("--min-ms", optarg, 0, 3600000, &o->sw.min_ms);
-			break;
-		case OPT_WATCHDOG:
-			err = parse_num_opt("--watchdog", optarg, 1, 86400, &o->sw.watchdog_s);
-			break;
-		case OPT_COUNTER_NODE:
-			err = parse_num_opt("--counter-node", optarg, 0, INT_MAX, &v);
-			if (!err && (long)v > zf_numa_max_node()) {
-				char reason[64];
-
-				snprintf(reason, sizeof(reason), "no such NUMA node (this machine has 0-%d)",
-					 zf_numa_max_node());
-				err = bad("--counter-node", optarg, reason);
-			}
-			o->sw.counter_node = v;
-			break;
-		}
-		if (err)
-			return err;
-	}
-	if (zf_opt_no_operands(cmd, argc, argv))
-		return 2;
-	if (o->max_reps_arg && !o->sw.reps_auto)
-		return bad("--max-reps", o->max_reps_arg, "needs --reps auto");
-	if (o->target_ci_arg && !o->sw.reps_auto)
-		return bad("--target-ci", o->target_ci_arg, "needs --reps auto");
-	if (o->faults_per_life && o->sw.workload != ZF_WORKLOAD_LIFECYCLE)
-		return bad("--faults-per-life", o->fpl_arg, "needs --workload lifecycle");
+	err = zf_opt_parse(&o->opt, argc, argv, o);
+	if (err || c == 2)
+		return err;
+	o->sw.events_given = zf_opt_typed(&o->opt, "events");
+	if (zf_opt_typed(&o->opt, "max-reps") && !o->sw.reps_auto)
+		return bad("--max-reps", zf_opt_typed(&o->opt, "max-reps"), "needs --reps auto");
+	if (zf_opt_typed(&o->opt, "target-ci") && !o->sw.reps_auto)
+		return bad("--target-ci", zf_opt_typed(&o->opt, "target-ci"), "needs --reps auto");
+	fpl = zf_opt_shown(&o->opt, "faults-per-life");
+	if (zf_opt_typed(&o->opt, "faults-per-life") && o->sw.workload != ZF_WORKLOAD_LIFECYCLE)
+		return bad("--faults-per-life", fpl, "needs --workload lifecycle");
+	size = zf_opt_shown(&o->opt, "size");
+	step = zf_opt_shown(&o->opt, "step");
 	if (o->sw.workload == ZF_WORKLOAD_LIFECYCLE) {
 		/* a life is faults-per-life steps: the region follows from them */
-		if (o->size_arg)
-			return bad("--size", o->size_arg,
+		if (zf_opt_typed(&o->opt, "size"))
+			return bad("--size", size,
 				   "--workload lifecycle sizes each life by --faults-per-life");
-		if (!o->faults_per_life)
-			o->faults_per_life = 64;
 		if (o->faults_per_life > ~0ULL / o->sw.step)
-			return bad("--faults-per-life", o->fpl_arg ? o->fpl_arg : "64", "too many for --step");
+			return bad("--faults-per-life", fpl, "too many for --step");
 		o->sw.size = o->faults_per_life * o->sw.step;
-		if (!o->shrink_hz_set)
+		if (!zf_opt_typed(&o->opt, "shrink-hz"))
 			o->sw.shrink_hz = 100;	/* memory pressure is what a life cycle is about */
 	}
 	if (o->sw.step > o->sw.size)
-		return bad("--size", o->size_arg ? o->size_arg : "100G", "smaller than --step");
+		return bad("--size", size, "smaller than --step");
 	if (o->sw.size / o->sw.step > MAX_FAULTS_PER_PASS) {
 		char reason[96];
 
 		snprintf(reason, sizeof(reason), "%llu faults per pass, more than %lu",
 			 o->sw.size / o->sw.step, MAX_FAULTS_PER_PASS);
-		return bad("--step", o->step_arg ? o->step_arg : "2M", reason);
+		return bad("--step", step, reason);
 	}
 	return 0;
 }
@@ -484,7 +416,7 @@ static int parse_faults(struct options *o)
 	const char *list = o->faults ? o->faults : "emulated";
 
 	o->sw.faults = calloc(strlen(list) + 1, sizeof(*o->sw.faults));
-	return each_word(o->faults_opt, list, one_fault, o->sw.faults, &o->sw.nfaults,
+	return each_word(RUN_OR_SWEEP(o, "--fault", "--faults"), list, one_fault, o->sw.faults, &o->sw.nfaults,
 			 "not a fault mode (emulated, kernel)");
 }
 
@@ -505,7 +437,7 @@ static int parse_strategies(struct options *o, const char *def)
 
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers to the table */
 	o->sw.strategies = calloc(strlen(list) + 1, sizeof(*o->sw.strategies));
-	return each_word(o->strategies_opt, list, one_strategy, o->sw.strategies,
+	return each_word(RUN_OR_SWEEP(o, "--strategy", "--strategies"), list, one_strategy, o->sw.strategies,
 			 &o->sw.nstrategies, zf_strategy_not_one(names, sizeof(names), "a strategy", NULL));
 }
 
@@ -514,7 +446,7 @@ static int parse_kinds(struct options *o, const char *def)
 	const char *list = o->task_kinds ? o->task_kinds : def;
 
 	o->sw.kinds = calloc(strlen(list) + 1, sizeof(*o->sw.kinds));
-	return each_word(o->task_kinds_opt, list, one_kind, o->sw.kinds, &o->sw.nkinds,
+	return each_word(RUN_OR_SWEEP(o, "--task-kind", "--task-kinds"), list, one_kind, o->sw.kinds, &o->sw.nkinds,
 			 "not a task kind (thread, process)");
 }
 
@@ -589,7 +521,9 @@ static int sweep_or_run_options(int argc, char **argv, bool single, int meta_arg
 	struct zf_topo topo;
 	int err;
 
-	err = parse_options(cmd, argc, argv, o, single ? run_usage : sweep_usage);
+	err = parse_options(cmd, argc, argv, o);
+	if (err == ZF_OPT_DONE)
+		return 0;
 	if (!err)
 		err = parse_faults(o);
 	if (!err)
@@ -648,6 +582,7 @@ static int sweep_or_run(int argc, char **argv, bool single, int meta_argc, char 
 	int err = sweep_or_run_options(argc, argv, single, meta_argc, meta_argv, dir, dir_len, &o);
 
 	zf_sweep_free(&o.sw);
+	zf_opt_free(&o.opt);
 	return err;
 }
 
@@ -696,7 +631,8 @@ static const char usemem_usage[] =
 "  --quiet             as for `hzfbench run`\n"
 "  -h, --help          this text\n";
 
-/* usemem's options, then those of run's passed on to it as they are */
+/* usemem's options, then those of run's passed on to it as they are (RUN_OPTION) */
+#define RUN_OPTION	1
 static const struct option usemem_options[] = {
 	{ "nproc", required_argument, NULL, 'n' },
 	{ "thread", required_argument, NULL, 't' },
@@ -704,16 +640,16 @@ static const struct option usemem_options[] = {
 	{ "step", required_argument, NULL, 'j' },
 	{ "anonymous", no_argument, NULL, 'O' },
 	{ "help", no_argument, NULL, 'h' },
-	{ "strategy", required_argument, NULL, OPT_STRATEGY },
-	{ "placement", required_argument, NULL, OPT_PLACEMENT },
-	{ "reps", required_argument, NULL, OPT_REPS },
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "min-ms", required_argument, NULL, OPT_MIN_MS },
-	{ "set-thp", required_argument, NULL, OPT_SET_THP },
-	{ "events", required_argument, NULL, OPT_EVENTS },
-	{ "profile", no_argument, NULL, OPT_PROFILE },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "strategy", required_argument, NULL, RUN_OPTION },
+	{ "placement", required_argument, NULL, RUN_OPTION },
+	{ "reps", required_argument, NULL, RUN_OPTION },
+	{ "warmup", required_argument, NULL, RUN_OPTION },
+	{ "min-ms", required_argument, NULL, RUN_OPTION },
+	{ "set-thp", required_argument, NULL, RUN_OPTION },
+	{ "events", required_argument, NULL, RUN_OPTION },
+	{ "profile", no_argument, NULL, RUN_OPTION },
+	{ "out", required_argument, NULL, RUN_OPTION },
+	{ "quiet", no_argument, NULL, RUN_OPTION },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -762,7 +698,7 @@ static int usemem_run(int argc, char **argv, char **typed)
 				fprintf(stderr, "hzfbench: usemem: too many options\n");
 				return 2;
 			}
-			strategy |= c == OPT_STRATEGY;
+			strategy |= !strcmp(usemem_options[idx].name, "strategy");
 			snprintf(names[npassed], sizeof(names[0]), "--%s", usemem_options[idx].name);
 			run_argv[run_argc++] = names[npassed++];
 			if (usemem_options[idx].has_arg)
@@ -831,12 +767,6 @@ static int cmd_usemem(int argc, char **argv)
 	return err;
 }
 
-static const char topo_usage[] =
-"usage: hzfbench topo [--placement P --tasks N] [--topology FILE.xml] [--summary]\n"
-"  Print the machine (or HWLOC_SYNTHETIC's, or FILE's) and the PUs a placement\n"
-"  gives each task, without running anything.\n"
-"  --summary           one line: packages=N numa_nodes=N cores=N pus=N\n";
-
 /* the plan of n tasks (0: as many as the placement has PUs), printed */
 static int topo_plan(struct zf_topo *topo, const char *placement, unsigned long n)
 {
@@ -874,9 +804,10 @@ static int cmd_topo(int argc, char **argv)
 	unsigned long n = 0;
 	int err;
 
-	err = parse_options("topo", argc, argv, &o, topo_usage);
+	err = parse_options("topo", argc, argv, &o);
+	zf_opt_free(&o.opt);
 	if (err)
-		return err;
+		return err == ZF_OPT_DONE ? 0 : err;
 	if (o.tasks && zf_parse_ulong(o.tasks, 1, ULONG_MAX, &n, &why))
 		return bad("--tasks", o.tasks, why);
 	if (o.placements && zf_placement_check(o.placements, &why))
