@@ -30,6 +30,15 @@ else
 	fail "each subcommand's --help lists the options of tests/data/help-options.txt" \
 		"$(cat "$tmp/diff")"
 fi
+# --print-defaults: --name=value a line, from the table the parser takes them from
+if "$bin" sweep --print-defaults >"$tmp/defaults" &&
+	! grep -qv '^--[a-z][a-z-]*=.' "$tmp/defaults" &&
+	grep -qx -- --max-reps=30 "$tmp/defaults" && grep -qx -- --tasks=pow2 "$tmp/defaults" &&
+	"$bin" run --print-defaults | grep -qx -- --tasks=1; then
+	ok "run and sweep --print-defaults: each default as --name=value"
+else
+	fail "run and sweep --print-defaults: each default as --name=value" "$(cat "$tmp/defaults")"
+fi
 
 n=0
 # refused(): the command ran in $tmp/cwd; rc and stderr judged
