@@ -96,7 +96,7 @@ static int parse_loop(struct zf_opt_set *set, int argc, char **argv, void *opts,
 		      const struct option *lo)
 {
 	char letters[16] = "+";
-	size_t i, k = 1;
+	size_t i, k = set->permute ? 0 : 1;
 	int c, idx, err = 0;
 
 	for (i = 0; i < set->n && k + 1 < sizeof(letters); i++)
@@ -220,7 +220,7 @@ void zf_opt_help(const struct zf_opt_set *set, FILE *out)
 		const struct zf_opt *o = &set->opts[i];
 		int col;
 
-		if (!takes(set, o))
+		if (!takes(set, o) || !o->help)
 			continue;
 		if (o->letter)
 			col = snprintf(left, sizeof(left), "  -%c, --%s", o->letter, o->name);

@@ -10,6 +10,7 @@
 #ifndef HZF_OPT_H
 #define HZF_OPT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -39,7 +40,7 @@ struct zf_opt {
 	unsigned long min, max;	/* ZF_OPT_ULONG's bounds */
 	const char *def;	/* the default as one would type it, or NULL */
 	const char *arg;	/* the value's name in --help: "N", "BYTES" */
-	const char *help;	/* one sentence, wrapped by --help; "(default DEF)" is added */
+	const char *help;	/* wrapped by --help, "(default DEF)" added; NULL: not listed */
 	zf_opt_parse_fn parse;	/* ZF_OPT_CUSTOM */
 };
 
@@ -51,6 +52,7 @@ struct zf_opt_set {
 	unsigned int cmd_bit;	/* its bit in zf_opt.cmds */
 	const char *usage;	/* --help's lines before the options */
 	const char **typed;	/* n entries, NULL or what was typed (a flag: "") */
+	bool permute;		/* options after operands too (getopt's), not stop at one */
 };
 
 /* zf_opt_parse()'s answer when --help or --print-defaults was printed: exit 0 */
