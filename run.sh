@@ -63,8 +63,9 @@ usage: ./run.sh [options] [-- sweep options...]
   --c2c-pairs N    the hand-off matrix: at most N pairs of PUs, spread evenly, the
                    rest left empty (default 1000; hzfbench c2c --max-pairs)
   --c2c-rounds N   round trips per batch of each pair (default 20000)
-  --zero-size BYTES  the zeroout stage's request, a multiple of 2M (default 64M,
-                   as hzfbench zeroout: each task writes one at least a repetition)
+  --zero-size BYTES  the zeroout stage's request, a multiple of 2M (default: zeroout's,
+                   hzfbench zeroout --print-defaults; each task writes one at least a
+                   repetition)
   --plan           run nothing: print each stage's estimated wall time (the sweep's
                    configurations with theirs: hzfbench sweep --plan) and the total;
                    under HWLOC_SYNTHETIC, for that machine
@@ -79,12 +80,13 @@ TXT
 
 # run.sh's own choices, not the sweep's defaults (hzfbench sweep --print-defaults):
 # --reps auto with --max-reps 7, --min-ms 100 and --size 16G keep the default job
-# on a 256-PU machine under 20 minutes (README's "At scale"). --target-ci and
-# --tasks, left empty here, take the sweep's own defaults once it is built.
+# on a 256-PU machine under 20 minutes (README's "At scale"). --target-ci,
+# --tasks and --zero-size, left empty here, take hzfbench's own defaults once it
+# is built.
 reps=auto max_reps=7 min_ms=100 size=16G target_ci='' tasks=''
 out='' tag='' fault_ns=auto install=1 kernel=1 set_thp='' perf=()
 ci=0 history=results/history.csv baseline='' threshold=50 fresh_c2c=0 ungated=() kernels=0
-plan=0 with_plan=0 c2c_pairs=1000 c2c_rounds=20000 zero_size=64M
+plan=0 with_plan=0 c2c_pairs=1000 c2c_rounds=20000 zero_size=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out|--reps|--max-reps|--target-ci|--tag|--min-ms|--size|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold|--ungated|--c2c-pairs|--c2c-rounds|--zero-size)
@@ -182,14 +184,17 @@ else
 	fi
 	bin=build/hzfbench
 fi
-# the options run.sh shares with the sweep and does not choose itself: the
-# sweep's defaults, from the one table they are declared in
+# the options run.sh shares with the sweep and zeroout and does not choose
+# itself: their defaults, from the tables they are declared in
 while IFS='=' read -r name value; do
 	case $name in
 	--target-ci) target_ci=${target_ci:-$value} ;;
 	--tasks) tasks=${tasks:-$value} ;;
 	esac
 done < <($bin sweep --print-defaults)
+while IFS='=' read -r name value; do
+	[ "$name" != --zero-size ] || zero_size=${zero_size:-$value}
+done < <($bin zeroout --print-defaults)
 # what on this machine can skew the figures, with the fixes (meta.json keeps it all)
 [ "$plan" -eq 1 ] || $bin doctor --warnings >&2 || true
 tagged=()
