@@ -303,10 +303,8 @@ static const struct zf_opt opt_table[] = {
 	  .help = "an hwloc XML topology (run needs this machine's own)" },
 	{ .name = "out", CUSTOM(opt_out), .cmds = CMD_MEASURE, FIELD(sw.out), .arg = "DIR",
 	  .help = "results folder, new or empty (default results/<UTC time>-<host>)" },
-	{ .name = "print-defaults", .kind = ZF_OPT_DEFAULTS, .cmds = CMD_MEASURE,
-	  .help = "print each option's default, --name=value a line, and stop" },
-	{ .name = "help", .letter = 'h', .kind = ZF_OPT_HELP, .cmds = CMD_MEASURE | CMD_TOPO,
-	  .help = "this text" },
+	ZF_OPT_PRINT_DEFAULTS(CMD_MEASURE),
+	ZF_OPT_HELP_ENTRY(CMD_MEASURE | CMD_TOPO),
 };
 
 static const char run_usage[] =

@@ -35,6 +35,24 @@ static long find(const struct zf_opt_set *set, const char *name)
 	return -1;
 }
 
+/* a ZF_OPT_WORD's value: one of its words, or "not A, B or C" */
+static int one_word(const struct zf_opt *o, const char *opt, const char *arg, const char **field)
+{
+	char why[160];
+	size_t i, k;
+
+	for (i = 0; o->words[i]; i++)
+		if (!strcmp(o->words[i], arg)) {
+			*field = arg;
+			return 0;
+		}
+	k = snprintf(why, sizeof(why), "not");
+	for (i = 0; o->words[i] && k < sizeof(why); i++)
+		k += snprintf(why + k, sizeof(why) - k, "%s %s", !i ? "" : o->words[i + 1] ? "," : " or",
+			      o->words[i]);
+	return zf_bad_value(opt, arg, why);
+}
+
 /* one value into its field: 0, or 2 with the error said */
 static int store(const struct zf_opt *o, const char *arg, void *opts)
 {
@@ -56,8 +74,14 @@ static int store(const struct zf_opt *o, const char *arg, void *opts)
 	case ZF_OPT_PCT:
 		err = zf_parse_pct_opt(name, arg, (double *)field);
 		break;
+	case ZF_OPT_NS:
+		err = zf_parse_ns_opt(name, arg, (double *)field);
+		break;
 	case ZF_OPT_STRING:
 		*(const char **)field = arg;
+		break;
+	case ZF_OPT_WORD:
+		err = one_word(o, name, arg, field);
 		break;
 	case ZF_OPT_CUSTOM:
 		err = o->parse(name, arg, opts);

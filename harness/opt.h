@@ -19,7 +19,9 @@ enum zf_opt_kind {
 	ZF_OPT_ULONG,		/* an unsigned long at off, decimal, in [min, max] */
 	ZF_OPT_SIZE,		/* an unsigned long long at off: bytes, K/M/G/T */
 	ZF_OPT_PCT,		/* a double at off: a percentage in (0, 100] */
+	ZF_OPT_NS,		/* a double at off: a cost in ns, in [0, 1e9] */
 	ZF_OPT_STRING,		/* a const char * at off: the value as typed, judged later */
+	ZF_OPT_WORD,		/* a const char * at off: one of words[] */
 	ZF_OPT_CUSTOM,		/* parse() judges and stores it */
 	ZF_OPT_HELP,		/* -h, --help: the subcommand's usage and this table */
 	ZF_OPT_DEFAULTS,	/* --print-defaults: each default as --name=value */
@@ -42,7 +44,15 @@ struct zf_opt {
 	const char *arg;	/* the value's name in --help: "N", "BYTES" */
 	const char *help;	/* wrapped by --help, "(default DEF)" added; NULL: not listed */
 	zf_opt_parse_fn parse;	/* ZF_OPT_CUSTOM */
+	const char *const *words;	/* ZF_OPT_WORD: the values taken, NULL last */
 };
+
+/* a table's last entries: --print-defaults and -h, --help for the subcommands in c */
+#define ZF_OPT_PRINT_DEFAULTS(c) \
+	{ .name = "print-defaults", .kind = ZF_OPT_DEFAULTS, .cmds = (c), \
+	  .help = "print each option's default, --name=value a line, and stop" }
+#define ZF_OPT_HELP_ENTRY(c) \
+	{ .name = "help", .letter = 'h', .kind = ZF_OPT_HELP, .cmds = (c), .help = "this text" }
 
 /* one subcommand's parse: its table, and what was typed for each option */
 struct zf_opt_set {

@@ -248,9 +248,8 @@ static const struct zf_opt zo_table[] = {
 	{ .name = "plan", .kind = ZF_OPT_FLAG, FIELD(plan), .help = "print the configurations "
 	  "and the estimated wall time and stop, nothing written: a repetition lasts --min-ms "
 	  "and the request in flight, timed by short probes here" },
-	{ .name = "print-defaults", .kind = ZF_OPT_DEFAULTS, .cmds = 1,
-	  .help = "print each option's default, --name=value a line, and stop" },
-	{ .name = "help", .letter = 'h', .kind = ZF_OPT_HELP, .cmds = 1, .help = "this text" },
+	ZF_OPT_PRINT_DEFAULTS(1),
+	ZF_OPT_HELP_ENTRY(1),
 };
 
 /* 0, 2 (said) or ZF_OPT_DONE */
