@@ -694,6 +694,12 @@ static const char *const fault_modes[] = { "emulated", "kernel", NULL };
 #define FIELD(f)	.cmds = 1, .off = offsetof(struct model_opts, f)
 #define CUSTOM(fn)	.kind = ZF_OPT_CUSTOM, .parse = fn
 
+static const char model_usage[] =
+"usage: hzfbench model [options]\n"
+"  Predicts global, mmflag and persistent ns/fault and faults/s against tasks\n"
+"  from one-way cache-line hand-off latencies and a fault's fixed cost\n"
+"  (docs/model.md). Writes model.csv (summary.csv's columns) and model.json.\n";
+
 static const struct zf_opt model_table[] = {
 	{ .name = "from", .kind = ZF_OPT_STRING, FIELD(from), .arg = "DIR",
 	  .help = "a results folder: predict each of its configurations, print measured beside "
@@ -737,21 +743,13 @@ static const struct zf_opt model_table[] = {
 	{ .name = "out", .kind = ZF_OPT_STRING, FIELD(out), .arg = "DIR",
 	  .help = "where model.csv goes: new or empty (default: DIR of --from, else "
 	  "results/<UTC time>-<host>)" },
-	ZF_OPT_PRINT_DEFAULTS(1),
-	ZF_OPT_HELP_ENTRY(1),
+	ZF_OPT_TAIL(1),
 };
 
 /* 0, 2 (said) or ZF_OPT_DONE */
 static int parse_opts(int argc, char **argv, struct model_opts *o)
 {
-	struct zf_opt_set set = {
-		.opts = model_table, .n = sizeof(model_table) / sizeof(model_table[0]),
-		.cmd = "model", .cmd_bit = 1, .permute = true, .usage =
-"usage: hzfbench model [options]\n"
-"  Predicts global, mmflag and persistent ns/fault and faults/s against tasks\n"
-"  from one-way cache-line hand-off latencies and a fault's fixed cost\n"
-"  (docs/model.md). Writes model.csv (summary.csv's columns) and model.json.\n",
-	};
+	struct zf_opt_set set = ZF_OPT_SET_OF(model_table, "model", model_usage);
 	int err = zf_opt_parse(&set, argc, argv, o);
 
 	zf_opt_free(&set);

@@ -53,6 +53,7 @@ struct zf_opt {
 	  .help = "print each option's default, --name=value a line, and stop" }
 #define ZF_OPT_HELP_ENTRY(c) \
 	{ .name = "help", .letter = 'h', .kind = ZF_OPT_HELP, .cmds = (c), .help = "this text" }
+#define ZF_OPT_TAIL(c)	ZF_OPT_PRINT_DEFAULTS(c), ZF_OPT_HELP_ENTRY(c)
 
 /* one subcommand's parse: its table, and what was typed for each option */
 struct zf_opt_set {
@@ -64,6 +65,11 @@ struct zf_opt_set {
 	const char **typed;	/* n entries, NULL or what was typed (a flag: "") */
 	bool permute;		/* options after operands too (getopt's), not stop at one */
 };
+
+/* the set of a subcommand that has a table of its own (options as getopt permutes them) */
+#define ZF_OPT_SET_OF(table, name, text) { .opts = (table), \
+	.n = sizeof(table) / sizeof((table)[0]), .cmd = (name), .cmd_bit = 1, .permute = true, \
+	.usage = (text) }
 
 /* zf_opt_parse()'s answer when --help or --print-defaults was printed: exit 0 */
 #define ZF_OPT_DONE	(-1)

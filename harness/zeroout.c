@@ -222,6 +222,14 @@ static int only_zeroout(const char *opt, const char *arg, void *opts)
 
 #define FIELD(f)	.cmds = 1, .off = offsetof(struct zo_opts, f)
 
+static const char zeroout_usage[] =
+"usage: hzfbench zeroout [options]   (also: hzfbench sweep --workload zeroout ...)\n"
+"  Users with no mm zero storage as __blkdev_issue_zero_pages() does: each\n"
+"  request a list of segments from the 4 KiB zero page or from the 2 MiB\n"
+"  huge zero folio (held by the strategy for the request, released at its\n"
+"  emulated asynchronous completion), written to a file or not. Writes\n"
+"  zeroout.csv (a row per repetition) and meta.json; prints the medians.\n";
+
 static const struct zf_opt zo_table[] = {
 	{ .name = "strategies", .kind = ZF_OPT_STRING, FIELD(strategies), .arg = "LIST",
 	  .def = "global,mmflag,persistent,percpu", .help = "global, mmflag, persistent, percpu" },
@@ -248,23 +256,13 @@ static const struct zf_opt zo_table[] = {
 	{ .name = "plan", .kind = ZF_OPT_FLAG, FIELD(plan), .help = "print the configurations "
 	  "and the estimated wall time and stop, nothing written: a repetition lasts --min-ms "
 	  "and the request in flight, timed by short probes here" },
-	ZF_OPT_PRINT_DEFAULTS(1),
-	ZF_OPT_HELP_ENTRY(1),
+	ZF_OPT_TAIL(1),
 };
 
 /* 0, 2 (said) or ZF_OPT_DONE */
 static int parse(int argc, char **argv, struct zo_opts *o)
 {
-	struct zf_opt_set set = {
-		.opts = zo_table, .n = sizeof(zo_table) / sizeof(zo_table[0]), .cmd = "zeroout",
-		.cmd_bit = 1, .permute = true, .usage =
-"usage: hzfbench zeroout [options]   (also: hzfbench sweep --workload zeroout ...)\n"
-"  Users with no mm zero storage as __blkdev_issue_zero_pages() does: each\n"
-"  request a list of segments from the 4 KiB zero page or from the 2 MiB\n"
-"  huge zero folio (held by the strategy for the request, released at its\n"
-"  emulated asynchronous completion), written to a file or not. Writes\n"
-"  zeroout.csv (a row per repetition) and meta.json; prints the medians.\n",
-	};
+	struct zf_opt_set set = ZF_OPT_SET_OF(zo_table, "zeroout", zeroout_usage);
 	int err = zf_opt_parse(&set, argc, argv, o);
 
 	if (!err && o->zero_size % FOLIO_SEG)
