@@ -61,8 +61,9 @@ usage: ./run.sh [options] [-- sweep options...]
   --fresh-c2c      measure the hand-off matrix again instead of reusing the one
                    kept for this machine in results/c2c-cache/
   --c2c-pairs N    the hand-off matrix: at most N pairs of PUs, spread evenly, the
-                   rest left empty (default 1000; hzfbench c2c --max-pairs)
-  --c2c-rounds N   round trips per batch of each pair (default 20000)
+                   rest left empty (hzfbench c2c --max-pairs, and its default)
+  --c2c-rounds N   round trips per batch of each pair (hzfbench c2c --rounds, and
+                   its default)
   --zero-size BYTES  the zeroout stage's request, a multiple of 2M (default: zeroout's,
                    hzfbench zeroout --print-defaults; each task writes one at least a
                    repetition)
@@ -81,12 +82,12 @@ TXT
 # run.sh's own choices, not the sweep's defaults (hzfbench sweep --print-defaults):
 # --reps auto with --max-reps 7, --min-ms 100 and --size 16G keep the default job
 # on a 256-PU machine under 20 minutes (README's "At scale"). --target-ci,
-# --tasks and --zero-size, left empty here, take hzfbench's own defaults once it
-# is built.
+# --tasks, --zero-size, --c2c-pairs and --c2c-rounds, left empty here, take
+# hzfbench's own defaults once it is built.
 reps=auto max_reps=7 min_ms=100 size=16G target_ci='' tasks=''
 out='' tag='' fault_ns=auto install=1 kernel=1 set_thp='' perf=()
 ci=0 history=results/history.csv baseline='' threshold=50 fresh_c2c=0 ungated=() kernels=0
-plan=0 with_plan=0 c2c_pairs=1000 c2c_rounds=20000 zero_size=''
+plan=0 with_plan=0 c2c_pairs='' c2c_rounds='' zero_size=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out|--reps|--max-reps|--target-ci|--tag|--min-ms|--size|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold|--ungated|--c2c-pairs|--c2c-rounds|--zero-size)
@@ -184,17 +185,16 @@ else
 	fi
 	bin=build/hzfbench
 fi
-# the options run.sh shares with the sweep and zeroout and does not choose
-# itself: their defaults, from the tables they are declared in
-while IFS='=' read -r name value; do
-	case $name in
-	--target-ci) target_ci=${target_ci:-$value} ;;
-	--tasks) tasks=${tasks:-$value} ;;
-	esac
-done < <($bin sweep --print-defaults)
-while IFS='=' read -r name value; do
-	[ "$name" != --zero-size ] || zero_size=${zero_size:-$value}
-done < <($bin zeroout --print-defaults)
+# the options run.sh shares with hzfbench and does not choose itself: hzfbench's
+# defaults, from the tables they are declared in
+default_of() {	# SUBCOMMAND NAME
+	$bin "$1" --print-defaults | sed -n "s/^--$2=//p"
+}
+target_ci=${target_ci:-$(default_of sweep target-ci)}
+tasks=${tasks:-$(default_of sweep tasks)}
+zero_size=${zero_size:-$(default_of zeroout zero-size)}
+c2c_pairs=${c2c_pairs:-$(default_of c2c max-pairs)}
+c2c_rounds=${c2c_rounds:-$(default_of c2c rounds)}
 # what on this machine can skew the figures, with the fixes (meta.json keeps it all)
 [ "$plan" -eq 1 ] || $bin doctor --warnings >&2 || true
 tagged=()
