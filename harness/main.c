@@ -416,8 +416,8 @@ static int parse_faults(struct options *o)
 	const char *list = o->faults ? o->faults : "emulated";
 
 	o->sw.faults = calloc(strlen(list) + 1, sizeof(*o->sw.faults));
-	return each_word(RUN_OR_SWEEP(o, "--fault", "--faults"), list, one_fault, o->sw.faults, &o->sw.nfaults,
-			 "not a fault mode (emulated, kernel)");
+	return each_word(RUN_OR_SWEEP(o, "--fault", "--faults"), list, one_fault, o->sw.faults,
+			 &o->sw.nfaults, "not a fault mode (emulated, kernel)");
 }
 
 static bool sweep_has_kernel(const struct zf_sweep *sw)
@@ -437,8 +437,9 @@ static int parse_strategies(struct options *o, const char *def)
 
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers to the table */
 	o->sw.strategies = calloc(strlen(list) + 1, sizeof(*o->sw.strategies));
-	return each_word(RUN_OR_SWEEP(o, "--strategy", "--strategies"), list, one_strategy, o->sw.strategies,
-			 &o->sw.nstrategies, zf_strategy_not_one(names, sizeof(names), "a strategy", NULL));
+	return each_word(RUN_OR_SWEEP(o, "--strategy", "--strategies"), list, one_strategy,
+			 o->sw.strategies, &o->sw.nstrategies,
+			 zf_strategy_not_one(names, sizeof(names), "a strategy", NULL));
 }
 
 static int parse_kinds(struct options *o, const char *def)
@@ -446,8 +447,8 @@ static int parse_kinds(struct options *o, const char *def)
 	const char *list = o->task_kinds ? o->task_kinds : def;
 
 	o->sw.kinds = calloc(strlen(list) + 1, sizeof(*o->sw.kinds));
-	return each_word(RUN_OR_SWEEP(o, "--task-kind", "--task-kinds"), list, one_kind, o->sw.kinds, &o->sw.nkinds,
-			 "not a task kind (thread, process)");
+	return each_word(RUN_OR_SWEEP(o, "--task-kind", "--task-kinds"), list, one_kind,
+			 o->sw.kinds, &o->sw.nkinds, "not a task kind (thread, process)");
 }
 
 static int parse_placements(struct options *o, const char *def, bool single)
