@@ -677,17 +677,6 @@ static int opt_put_batch(const char *opt, const char *arg, void *opts)
 	return o->put_batch < 1 ? zf_bad_value(opt, arg, "less than one put a move") : 0;
 }
 
-static int opt_placement(const char *opt, const char *arg, void *opts)
-{
-	struct model_opts *o = opts;
-	const char *why;
-
-	if (zf_placement_check(arg, &why))
-		return zf_bad_value(opt, arg, why);
-	o->placement = arg;
-	return 0;
-}
-
 static const char *const task_kinds[] = { "thread", "process", NULL };
 static const char *const fault_modes[] = { "emulated", "kernel", NULL };
 
@@ -715,7 +704,8 @@ static const struct zf_opt model_table[] = {
 	  .help = "one get on a line already in the CPU's cache" },
 	{ .name = "tasks", .kind = ZF_OPT_STRING, FIELD(tasks), .arg = "LIST",
 	  .help = "without --from: 1,2,4 or 1-8 or pow2 or all (default pow2)" },
-	{ .name = "placement", CUSTOM(opt_placement), FIELD(placement), .arg = "P",
+	{ .name = "placement", .kind = ZF_OPT_STRING, .check = zf_placement_check,
+	  FIELD(placement), .arg = "P",
 	  .help = "without --from: compact, scatter, node:N, cpus:LIST (default compact)" },
 	{ .name = "task-kind", .kind = ZF_OPT_WORD, .words = task_kinds, FIELD(kind), .arg = "K",
 	  .help = "without --from: thread or process (default thread)" },

@@ -57,6 +57,7 @@ static int one_word(const struct zf_opt *o, const char *opt, const char *arg, co
 static int store(const struct zf_opt *o, const char *arg, void *opts)
 {
 	void *field = (char *)opts + o->off;
+	const char *why;
 	char name[64];
 	int err = 0;
 
@@ -78,7 +79,10 @@ static int store(const struct zf_opt *o, const char *arg, void *opts)
 		err = zf_parse_ns_opt(name, arg, (double *)field);
 		break;
 	case ZF_OPT_STRING:
-		*(const char **)field = arg;
+		if (o->check && o->check(arg, &why))
+			err = zf_bad_value(name, arg, why);
+		else
+			*(const char **)field = arg;
 		break;
 	case ZF_OPT_WORD:
 		err = one_word(o, name, arg, field);

@@ -20,7 +20,7 @@ enum zf_opt_kind {
 	ZF_OPT_SIZE,		/* an unsigned long long at off: bytes, K/M/G/T */
 	ZF_OPT_PCT,		/* a double at off: a percentage in (0, 100] */
 	ZF_OPT_NS,		/* a double at off: a cost in ns, in [0, 1e9] */
-	ZF_OPT_STRING,		/* a const char * at off: the value as typed, judged later */
+	ZF_OPT_STRING,		/* a const char * at off: as typed, after check() if any */
 	ZF_OPT_WORD,		/* a const char * at off: one of words[] */
 	ZF_OPT_CUSTOM,		/* parse() judges and stores it */
 	ZF_OPT_HELP,		/* -h, --help: the subcommand's usage and this table */
@@ -45,6 +45,8 @@ struct zf_opt {
 	const char *help;	/* wrapped by --help, "(default DEF)" added; NULL: not listed */
 	zf_opt_parse_fn parse;	/* ZF_OPT_CUSTOM */
 	const char *const *words;	/* ZF_OPT_WORD: the values taken, NULL last */
+	/* ZF_OPT_STRING: a value it refuses (non-zero, with why) is a usage error */
+	int (*check)(const char *value, const char **why);
 };
 
 /* a table's last entries: --print-defaults and -h, --help for the subcommands in c */
