@@ -111,7 +111,8 @@ static struct option *long_options(const struct zf_opt_set *set)
 		const struct zf_opt *o = &set->opts[i];
 
 		for (j = 0; j < i; j++)
-			if (set->opts[j].off == o->off && set->opts[j].kind == o->kind)
+			if (set->opts[j].off == o->off && set->opts[j].kind == o->kind &&
+			    set->opts[j].parse == o->parse)
 				break;
 		lo[i].name = o->name;
 		lo[i].has_arg = has_value(o) ? required_argument : no_argument;
