@@ -21,7 +21,8 @@ usage: ./run.sh [options] [-- sweep options...]
                    median's 95% confidence interval is within --target-ci, 6 at
                    least, --max-reps at most)
   --max-reps N     with --reps auto: at most this many (default 7)
-  --target-ci PCT  with --reps auto: the interval's half-width in % (default 2)
+  --target-ci PCT  with --reps auto: the interval's half-width in % (default: the
+                   sweep's, hzfbench sweep --print-defaults)
   --tag TEXT       a label kept in meta.json and summary.csv's tag column
   --min-ms MS      each repetition lasts at least this long (default 100)
   --size BYTES     each task's region a pass, K/M/G/T (default 16G: 8192 faults of
@@ -31,7 +32,8 @@ usage: ./run.sh [options] [-- sweep options...]
                    huge zero read fault, timed here, where it maps the folio; else
                    2000 ns, DESIGN.md's 1.7-2.5 us); a --fault-ns 0 stress sweep of
                    global, mmflag and persistent goes beside it into DIR/stress/
-  --tasks LIST     task counts (default pow2: 1, 2, 4, ... and the CPU count)
+  --tasks LIST     task counts, as the sweep takes them (default: the sweep's, hzfbench
+                   sweep --print-defaults: pow2 is 1, 2, 4, ... and the CPU count)
   --no-kernel      emulated faults only (no real huge-page read faults)
   --set-thp MODE   set THP to MODE (madvise or always) for the run's real faults and
                    put it back at the end (default: leave sysfs alone)
@@ -59,10 +61,12 @@ usage: ./run.sh [options] [-- sweep options...]
   --fresh-c2c      measure the hand-off matrix again instead of reusing the one
                    kept for this machine in results/c2c-cache/
   --c2c-pairs N    the hand-off matrix: at most N pairs of PUs, spread evenly, the
-                   rest left empty (default 1000; hzfbench c2c --max-pairs)
-  --c2c-rounds N   round trips per batch of each pair (default 20000)
-  --zero-size BYTES  the zeroout stage's request, a multiple of 2M (default 64M,
-                   as hzfbench zeroout: each task writes one at least a repetition)
+                   rest left empty (hzfbench c2c --max-pairs, and its default)
+  --c2c-rounds N   round trips per batch of each pair (hzfbench c2c --rounds, and
+                   its default)
+  --zero-size BYTES  the zeroout stage's request, a multiple of 2M (default: zeroout's,
+                   hzfbench zeroout --print-defaults; each task writes one at least a
+                   repetition)
   --plan           run nothing: print each stage's estimated wall time (the sweep's
                    configurations with theirs: hzfbench sweep --plan) and the total;
                    under HWLOC_SYNTHETIC, for that machine
@@ -75,9 +79,15 @@ Anything after -- goes to `hzfbench sweep` as it is (see `build/hzfbench sweep -
 TXT
 }
 
-out='' reps=auto max_reps=7 target_ci=2 tag='' min_ms=100 size=16G fault_ns=auto tasks=pow2 install=1 kernel=1 set_thp='' perf=()
+# run.sh's own choices, not the sweep's defaults (hzfbench sweep --print-defaults):
+# --reps auto with --max-reps 7, --min-ms 100 and --size 16G keep the default job
+# on a 256-PU machine under 20 minutes (README's "At scale"). --target-ci,
+# --tasks, --zero-size, --c2c-pairs and --c2c-rounds, left empty here, take
+# hzfbench's own defaults once it is built.
+reps=auto max_reps=7 min_ms=100 size=16G target_ci='' tasks=''
+out='' tag='' fault_ns=auto install=1 kernel=1 set_thp='' perf=()
 ci=0 history=results/history.csv baseline='' threshold=50 fresh_c2c=0 ungated=() kernels=0
-plan=0 with_plan=0 c2c_pairs=1000 c2c_rounds=20000 zero_size=64M
+plan=0 with_plan=0 c2c_pairs='' c2c_rounds='' zero_size=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out|--reps|--max-reps|--target-ci|--tag|--min-ms|--size|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold|--ungated|--c2c-pairs|--c2c-rounds|--zero-size)
@@ -175,6 +185,16 @@ else
 	fi
 	bin=build/hzfbench
 fi
+# the options run.sh shares with hzfbench and does not choose itself: hzfbench's
+# defaults, from the tables they are declared in
+default_of() {	# SUBCOMMAND NAME
+	$bin "$1" --print-defaults | sed -n "s/^--$2=//p"
+}
+target_ci=${target_ci:-$(default_of sweep target-ci)}
+tasks=${tasks:-$(default_of sweep tasks)}
+zero_size=${zero_size:-$(default_of zeroout zero-size)}
+c2c_pairs=${c2c_pairs:-$(default_of c2c max-pairs)}
+c2c_rounds=${c2c_rounds:-$(default_of c2c rounds)}
 # what on this machine can skew the figures, with the fixes (meta.json keeps it all)
 [ "$plan" -eq 1 ] || $bin doctor --warnings >&2 || true
 tagged=()

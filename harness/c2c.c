@@ -8,7 +8,6 @@
  * also DIR/c2c-contention.csv (c2c_contention.c).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include "../bench/probe.h"
 #include "buf.h"
 #include "c2c.h"
+#include "opt.h"
 #include "parse.h"
 #include "results.h"
 #include "topo.h"
@@ -102,33 +102,6 @@ static double pair_ns(struct zf_topo *topo, int pu_a, int pu_b, enum zf_pp_metho
 #define C2C_PLAN_HANDOFF_NS	100.0
 #define C2C_PLAN_PAIR_MS	0.3
 
-static const char c2c_usage[] =
-"usage: hzfbench c2c [options]\n"
-"  The core-to-core hand-off latency matrix: two threads pinned to a pair of\n"
-"  PUs pass one cache line back and forth; a cell is the median over 7\n"
-"  batches of one hand-off (half a round trip), in ns.\n"
-"  --placement P       the PUs to measure, in this order (default compact: all)\n"
-"  --tasks N           only the first N PUs of the placement\n"
-"  --pairs all|neighbours   every pair, or each PU with the next (default all)\n"
-"  --method cas|rw     compare-and-swap, as get() does, or load and store\n"
-"                      (default cas)\n"
-"  --rounds N          round trips per batch (default 20000)\n"
-"  --max-pairs N       measure at most N pairs, spread evenly (default 1000:\n"
-"                      about 20 s at 120 ns a hand-off; the rest left empty)\n"
-"  --topology FILE     an hwloc XML topology (it must be this machine's)\n"
-"  --out DIR           results folder, new or empty (default results/<UTC time>-<host>)\n"
-"  --plan              print the pairs and the estimated wall time (one pair of\n"
-"                      this machine's timed briefly) and stop: nothing written;\n"
-"                      with HWLOC_SYNTHETIC or --topology, for that machine\n"
-"  --contention        after the matrix, a few pairs contend for one line with\n"
-"                      work between operations: ns an operation, operations per\n"
-"                      move of the line, lost CAS an operation, for each work\n"
-"                      amount; DIR/c2c-contention.csv too\n"
-"  --work-ns LIST      the work between two operations, ns (default\n"
-"                      " ZF_C2C_WORK_NS_DEFAULT ")\n"
-"  --contention-pairs N   at most N pairs, spread over the levels they share:\n"
-"                      SMT siblings, one node, one package, across (default 4)\n";
-
 /*
  * --plan: the pairs measured, each BATCHES + 1 batches of `rounds` round
  * trips at the hand-off of this machine's first two PUs (timed here at a
@@ -180,129 +153,148 @@ static int c2c_plan(struct zf_topo *topo, enum zf_pp_method method, unsigned lon
 	return 0;
 }
 
+struct c2c_opts {
+	const char *placement, *tasks, *pairs, *method, *work, *xml, *out;
+	unsigned long ntasks, rounds, max_pairs, contention_max;
+	bool contention, plan_only;
+};
+
+static int opt_placement(const char *opt, const char *arg, void *opts)
+{
+	struct c2c_opts *o = opts;
+	const char *why;
+
+	if (zf_placement_check(arg, &why) || !strcmp(arg, "none"))
+		return zf_bad_value(opt, arg, !strcmp(arg, "none") ? "c2c pins both sides: not none"
+				    : why);
+	o->placement = arg;
+	return 0;
+}
+
+static const char *const pairs_words[] = { "all", "neighbours", NULL };
+static const char *const method_words[] = { "cas", "rw", NULL };
+
+#define FIELD(f)	.cmds = 1, .off = offsetof(struct c2c_opts, f)
+
+static const char c2c_usage[] =
+"usage: hzfbench c2c [options]\n"
+"  The core-to-core hand-off latency matrix: two threads pinned to a pair of\n"
+"  PUs pass one cache line back and forth; a cell is the median over 7\n"
+"  batches of one hand-off (half a round trip), in ns.\n";
+
+static const struct zf_opt c2c_table[] = {
+	{ .name = "placement", .kind = ZF_OPT_CUSTOM, .parse = opt_placement, FIELD(placement),
+	  .arg = "P", .def = "compact", .help = "the PUs to measure, in this order (all of them)" },
+	/* the placement's PUs say how many may be asked for */
+	{ .name = "tasks", .kind = ZF_OPT_ULONG, FIELD(ntasks), .min = 2, .max = INT_MAX,
+	  .arg = "N", .help = "only the first N PUs of the placement" },
+	{ .name = "pairs", .kind = ZF_OPT_WORD, .words = pairs_words, FIELD(pairs),
+	  .arg = "all|neighbours", .def = "all", .help = "every pair, or each PU with the next" },
+	{ .name = "method", .kind = ZF_OPT_WORD, .words = method_words, FIELD(method),
+	  .arg = "cas|rw", .def = "cas",
+	  .help = "compare-and-swap, as get() does, or load and store" },
+	{ .name = "rounds", .kind = ZF_OPT_ULONG, FIELD(rounds), .min = 10, .max = 100000000,
+	  .arg = "N", .def = "20000", .help = "round trips per batch" },
+	{ .name = "max-pairs", .kind = ZF_OPT_ULONG, FIELD(max_pairs), .min = 1, .max = 100000000,
+	  .arg = "N", .def = "1000", .help = "measure at most N pairs, spread evenly (about 20 s "
+	  "at 120 ns a hand-off; the rest left empty)" },
+	{ .name = "topology", .kind = ZF_OPT_STRING, FIELD(xml), .arg = "FILE",
+	  .help = "an hwloc XML topology (it must be this machine's)" },
+	{ .name = "out", .kind = ZF_OPT_STRING, FIELD(out), .arg = "DIR",
+	  .help = "results folder, new or empty (default results/<UTC time>-<host>)" },
+	{ .name = "plan", .kind = ZF_OPT_FLAG, FIELD(plan_only), .help = "print the pairs and "
+	  "the estimated wall time (one pair of this machine's timed briefly) and stop: nothing "
+	  "written; with HWLOC_SYNTHETIC or --topology, for that machine" },
+	{ .name = "contention", .kind = ZF_OPT_FLAG, FIELD(contention), .help = "after the "
+	  "matrix, a few pairs contend for one line with work between operations: ns an "
+	  "operation, operations per move of the line, lost CAS an operation, for each work "
+	  "amount; DIR/c2c-contention.csv too" },
+	{ .name = "work-ns", .kind = ZF_OPT_STRING, FIELD(work), .arg = "LIST",
+	  .def = ZF_C2C_WORK_NS_DEFAULT, .help = "the work between two operations, ns" },
+	{ .name = "contention-pairs", .kind = ZF_OPT_ULONG, FIELD(contention_max), .min = 1,
+	  .max = 100000000, .arg = "N", .def = "4", .help = "at most N pairs, spread over the "
+	  "levels they share: SMT siblings, one node, one package, across" },
+	ZF_OPT_TAIL(1),
+};
+
+/* 0, 2 (said) or ZF_OPT_DONE */
+static int parse(int argc, char **argv, struct c2c_opts *o)
+{
+	struct zf_opt_set set = ZF_OPT_SET_OF(c2c_table, "c2c", c2c_usage);
+	const char *work, *pairs;
+	int err = zf_opt_parse(&set, argc, argv, o);
+
+	o->tasks = zf_opt_typed(&set, "tasks");
+	work = zf_opt_typed(&set, "work-ns");
+	pairs = zf_opt_typed(&set, "contention-pairs");
+	if (!err && !o->contention && (work || pairs))
+		err = zf_bad_value(work ? "--work-ns" : "--contention-pairs", work ? work : pairs,
+				   "needs --contention");
+	zf_opt_free(&set);
+	return err;
+}
+
 int zf_c2c_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "placement", required_argument, NULL, 'p' }, { "tasks", required_argument, NULL, 'n' },
-		{ "pairs", required_argument, NULL, 'P' }, { "method", required_argument, NULL, 'm' },
-		{ "rounds", required_argument, NULL, 'r' }, { "max-pairs", required_argument, NULL, 'x' },
-		{ "topology", required_argument, NULL, 't' }, { "out", required_argument, NULL, 'o' },
-		{ "plan", no_argument, NULL, 'L' }, { "contention", no_argument, NULL, 'C' },
-		{ "work-ns", required_argument, NULL, 'w' },
-		{ "contention-pairs", required_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	const char *placement = "compact", *xml = NULL, *out = NULL, *why_s, *tasks = NULL;
-	const char *work_arg = NULL, *pairs_arg = NULL;
-	unsigned long rounds = 20000, max_pairs = 1000, ntasks = 0, contention_max = 4;
+	struct c2c_opts o = { 0 };	/* the defaults are c2c_table's */
 	unsigned long *work_ns = NULL;
 	size_t nwork = 0, ncontention = 0;
 	struct zf_c2c_pair *contention_pairs = NULL;
-	enum zf_pp_method method = ZF_PP_CAS;
-	bool neighbours = false, plan_only = false, contention = false;
+	enum zf_pp_method method;
+	bool neighbours;
 	struct zf_buf csv = { 0 }, pus = { 0 };
 	char why[512], dir[PATH_MAX];
 	struct zf_topo topo;
 	struct zf_plan plan;
 	double *m;
-	int c, i, j, n, ret = 0;
+	int i, j, n, ret;
 	unsigned long npairs, every, k = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (zf_placement_check(optarg, &why_s) || !strcmp(optarg, "none"))
-				return zf_bad_value("--placement", optarg, !strcmp(optarg, "none") ?
-					   "c2c pins both sides: not none" : why_s);
-			placement = optarg;
-			break;
-		case 'n':
-			/* the placement's PUs say how many may be asked for */
-			if (zf_parse_num_opt("--tasks", optarg, 2, INT_MAX, &ntasks))
-				return 2;
-			tasks = optarg;
-			break;
-		case 'P':
-			if (strcmp(optarg, "all") && strcmp(optarg, "neighbours"))
-				return zf_bad_value("--pairs", optarg, "not all or neighbours");
-			neighbours = !strcmp(optarg, "neighbours");
-			break;
-		case 'm':
-			if (strcmp(optarg, "cas") && strcmp(optarg, "rw"))
-				return zf_bad_value("--method", optarg, "not cas or rw");
-			method = strcmp(optarg, "cas") ? ZF_PP_RW : ZF_PP_CAS;
-			break;
-		case 'r':
-			if (zf_parse_num_opt("--rounds", optarg, 10, 100000000, &rounds))
-				return 2;
-			break;
-		case 'x':
-			if (zf_parse_num_opt("--max-pairs", optarg, 1, 100000000, &max_pairs))
-				return 2;
-			break;
-		case 'C': contention = true; break;
-		case 'w': work_arg = optarg; break;
-		case 'N':
-			if (zf_parse_num_opt("--contention-pairs", optarg, 1, 100000000,
-					     &contention_max))
-				return 2;
-			pairs_arg = optarg;
-			break;
-		case 't': xml = optarg; break;
-		case 'L': plan_only = true; break;
-		case 'o': out = optarg; break;
-		case 'h': printf("%s", c2c_usage); return 0;
-		default:
-			return zf_opt_unknown("c2c", argv);
-		}
-	}
-	if (zf_opt_no_operands("c2c", argc, argv))
-		return 2;
-	if (!contention && (work_arg || pairs_arg))
-		return zf_bad_value(work_arg ? "--work-ns" : "--contention-pairs",
-				    work_arg ? work_arg : pairs_arg, "needs --contention");
-	if (zf_topo_open(&topo, xml, why, sizeof(why))) {
+	ret = parse(argc, argv, &o);
+	if (ret)
+		return ret == ZF_OPT_DONE ? 0 : ret;
+	neighbours = !strcmp(o.pairs, "neighbours");
+	method = strcmp(o.method, "cas") ? ZF_PP_RW : ZF_PP_CAS;
+	if (zf_topo_open(&topo, o.xml, why, sizeof(why))) {
 		fprintf(stderr, "hzfbench: --topology: %s\n", why);
 		return 2;
 	}
-	if (!topo.thissystem && !plan_only) {
+	if (!topo.thissystem && !o.plan_only) {
 		fprintf(stderr, "hzfbench: c2c: %s: not this machine; c2c measures the real one\n",
 			topo.source);
 		zf_topo_close(&topo);
 		return 2;
 	}
-	n = zf_placement_capacity(&topo, placement, why, sizeof(why));
-	if (n >= 2 && ntasks > (unsigned long)n)
+	n = zf_placement_capacity(&topo, o.placement, why, sizeof(why));
+	if (n >= 2 && o.ntasks > (unsigned long)n)
 		snprintf(why, sizeof(why), "more than the placement's %d PUs", n);
-	if (n < 2 || ntasks > (unsigned long)n) {
+	if (n < 2 || o.ntasks > (unsigned long)n) {
 		zf_topo_close(&topo);
-		return n >= 2 ? zf_bad_value("--tasks", tasks, why) :
-		       zf_bad_value("--placement", placement, n < 0 ? why : "needs two PUs at least");
+		return n >= 2 ? zf_bad_value("--tasks", o.tasks, why) :
+		       zf_bad_value("--placement", o.placement, n < 0 ? why : "needs two PUs at least");
 	}
-	if (ntasks)
-		n = ntasks;
-	if (zf_plan_make(&topo, placement, n, &plan, why, sizeof(why))) {
+	if (o.ntasks)
+		n = o.ntasks;
+	if (zf_plan_make(&topo, o.placement, n, &plan, why, sizeof(why))) {
 		zf_topo_close(&topo);
-		return zf_bad_value("--placement", placement, why);
+		return zf_bad_value("--placement", o.placement, why);
 	}
-	if (contention && (zf_c2c_work_parse(work_arg ? work_arg : ZF_C2C_WORK_NS_DEFAULT,
+	if (o.contention && (zf_c2c_work_parse(o.work,
 					     &work_ns, &nwork) ||
-			   zf_c2c_contention_pairs(&plan, contention_max, &contention_pairs,
+			   zf_c2c_contention_pairs(&plan, o.contention_max, &contention_pairs,
 						   &ncontention))) {
 		ret = 2;	/* the pairs fail only when out of memory */
 		goto done;
 	}
 	npairs = neighbours ? (unsigned long)n - 1 : (unsigned long)n * (n - 1) / 2;
-	every = npairs > max_pairs ? (npairs + max_pairs - 1) / max_pairs : 1;
-	if (plan_only) {
-		ret = c2c_plan(&topo, method, rounds, (npairs + every - 1) / every, npairs,
+	every = npairs > o.max_pairs ? (npairs + o.max_pairs - 1) / o.max_pairs : 1;
+	if (o.plan_only) {
+		ret = c2c_plan(&topo, method, o.rounds, (npairs + every - 1) / every, npairs,
 			       ncontention, work_ns, nwork);
 		goto done;
 	}
-	if (zf_results_dir(out, dir, sizeof(dir), why, sizeof(why))) {
-		fprintf(stderr, "hzfbench: --out: %s: %s\n", out ? out : dir, why);
+	if (zf_results_dir(o.out, dir, sizeof(dir), why, sizeof(why))) {
+		fprintf(stderr, "hzfbench: --out: %s: %s\n", o.out ? o.out : dir, why);
 		ret = 2;
 		goto done;
 	}
@@ -321,7 +313,7 @@ int zf_c2c_main(int argc, char **argv)
 				continue;
 			if (k++ % every)
 				continue;	/* sampled out: left empty, never guessed */
-			v = pair_ns(&topo, plan.pu[i], plan.pu[j], method, rounds, why, sizeof(why));
+			v = pair_ns(&topo, plan.pu[i], plan.pu[j], method, o.rounds, why, sizeof(why));
 			if (v < 0) {
 				fprintf(stderr, "hzfbench: c2c: PUs %d and %d: %s\n", plan.pu[i],
 					plan.pu[j], why);
@@ -355,7 +347,7 @@ int zf_c2c_main(int argc, char **argv)
 		printf("c2c: %s/c2c.csv (%s, one-way ns, %lu of %lu pairs)\n", dir,
 		       method == ZF_PP_CAS ? "cas" : "rw", (npairs + every - 1) / every, npairs);
 	}
-	if (!ret && contention)
+	if (!ret && o.contention)
 		ret = zf_c2c_contention(&topo, &plan, contention_pairs, ncontention, work_ns,
 					nwork, dir);
 done:

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* `hzfbench doctor [options]`, and the snapshot a run keeps in meta.json. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,20 +9,8 @@
 
 #include "doctor.h"
 #include "doctorcmd.h"
+#include "opt.h"
 #include "parse.h"
-
-static const char doctor_usage[] =
-"usage: hzfbench doctor [--json] [--warnings] [--placement P] [--tasks N] [--sample-ms MS]\n"
-"  One line a factor that can skew a timing on this machine: ok, warn (with\n"
-"  the command that fixes it) or unknown (could not be read). The PUs looked\n"
-"  at are those the placement gives the tasks (default: compact, every PU).\n"
-"  --json              the same as a JSON object\n"
-"  --warnings          only the warnings, one line each (run.sh prints these)\n"
-"  --placement P       compact, scatter, node:N, cpus:LIST, none (every PU)\n"
-"  --tasks N           the first N PUs of the placement\n"
-"  --sample-ms MS      steal time and other runnable tasks sampled this long\n"
-"                      (default 200)\n"
-"  Files are read under $HZF_SYSROOT when it is set (a fabricated /proc and /sys).\n";
 
 const char *zf_doctor_root(void)
 {
@@ -110,66 +97,70 @@ static int doctor_plan(struct zf_topo *topo, const char *placement, unsigned lon
 	return rc;
 }
 
+struct doctor_opts {
+	const char *placement, *tasks;
+	unsigned long sample_ms;
+	bool json, warnings;
+};
+
+static const char doctor_usage[] =
+"usage: hzfbench doctor [--json] [--warnings] [--placement P] [--tasks N] [--sample-ms MS]\n"
+"  One line a factor that can skew a timing on this machine: ok, warn (with\n"
+"  the command that fixes it) or unknown (could not be read). The PUs looked\n"
+"  at are those the placement gives the tasks (default: compact, every PU).\n"
+"  Files are read under $HZF_SYSROOT when it is set (a fabricated /proc and /sys).\n";
+
+#define FIELD(f)	.cmds = 1, .off = offsetof(struct doctor_opts, f)
+
+static const struct zf_opt doctor_table[] = {
+	{ .name = "json", .kind = ZF_OPT_FLAG, FIELD(json), .help = "the same as a JSON object" },
+	{ .name = "warnings", .kind = ZF_OPT_FLAG, FIELD(warnings),
+	  .help = "only the warnings, one line each (run.sh prints these)" },
+	{ .name = "placement", .kind = ZF_OPT_STRING, .check = zf_placement_check,
+	  FIELD(placement), .arg = "P", .def = "compact",
+	  .help = "compact, scatter, node:N, cpus:LIST, none (every PU)" },
+	{ .name = "tasks", .kind = ZF_OPT_STRING, FIELD(tasks), .arg = "N",
+	  .help = "the first N PUs of the placement" },
+	{ .name = "sample-ms", .kind = ZF_OPT_ULONG, FIELD(sample_ms), .min = 1, .max = 60000,
+	  .arg = "MS", .def = "200",
+	  .help = "steal time and other runnable tasks sampled this long" },
+	ZF_OPT_TAIL(1),
+};
+
 int zf_doctor_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' }, { "warnings", no_argument, NULL, 'w' },
-		{ "placement", required_argument, NULL, 'p' },
-		{ "tasks", required_argument, NULL, 't' },
-		{ "sample-ms", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	const char *placement = "compact", *tasks = NULL, *why;
-	unsigned long sample_ms = 200, ntasks = 0;
-	bool json = false, warnings = false, unbound = false;
+	struct zf_opt_set set = ZF_OPT_SET_OF(doctor_table, "doctor", doctor_usage);
+	struct doctor_opts o = { 0 };	/* the defaults are doctor_table's */
+	unsigned long ntasks = 0;
 	struct zf_doctor *d = NULL;
 	struct zf_topo topo;
 	struct zf_plan plan;
-	int c, err;
+	int err;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j': json = true; break;
-		case 'w': warnings = true; break;
-		case 'p':
-			if (zf_placement_check(optarg, &why))
-				return zf_bad_value("--placement", optarg, why);
-			placement = optarg;
-			unbound = !strcmp(optarg, "none");
-			break;
-		case 't': tasks = optarg; break;
-		case 's':
-			if (zf_parse_num_opt("--sample-ms", optarg, 1, 60000, &sample_ms))
-				return 2;
-			break;
-		case 'h': printf("%s", doctor_usage); return 0;
-		default: return zf_opt_unknown("doctor", argv);
-		}
-	}
-	if (zf_opt_no_operands("doctor", argc, argv))
-		return 2;
-	if (json && warnings) {
+	err = zf_opt_parse(&set, argc, argv, &o);
+	zf_opt_free(&set);
+	if (err)
+		return err == ZF_OPT_DONE ? 0 : err;
+	if (o.json && o.warnings) {
 		fprintf(stderr, "hzfbench: doctor: --json and --warnings: one or the other\n");
 		return 2;
 	}
-	if (tasks && zf_parse_num_opt("--tasks", tasks, 1, INT_MAX, &ntasks))
+	if (o.tasks && zf_parse_num_opt("--tasks", o.tasks, 1, INT_MAX, &ntasks))
 		return 2;
 	/* unbound tasks may run on any PU: one says as much as any number */
-	if (unbound)
+	if (!strcmp(o.placement, "none"))
 		ntasks = 1;
-	err = doctor_plan(&topo, placement, ntasks, &plan);
+	err = doctor_plan(&topo, o.placement, ntasks, &plan);
 	if (err)
 		return err;
-	err = zf_doctor_snapshot(&topo, &plan, 1, sample_ms, &d);
+	err = zf_doctor_snapshot(&topo, &plan, 1, o.sample_ms, &d);
 	zf_plan_free(&plan);
 	zf_topo_close(&topo);
 	if (err) {
 		fprintf(stderr, "hzfbench: doctor: %s\n", strerror(-err));
 		return 1;
 	}
-	if (json) {
+	if (o.json) {
 		struct zf_buf b = { 0 };
 
 		zf_doctor_json(d, &b);
@@ -179,7 +170,7 @@ int zf_doctor_main(int argc, char **argv)
 			printf("%s\n", b.text);
 		zf_buf_free(&b);
 	} else {
-		zf_doctor_print(d, stdout, warnings);
+		zf_doctor_print(d, stdout, o.warnings);
 	}
 	zf_doctor_free(d);
 	return err ? 1 : 0;

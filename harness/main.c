@@ -23,8 +23,10 @@
 #include "zeroout.h"
 #include "history.h"
 #include "numa.h"
+#include "opt.h"
 #include "parse.h"
 #include "report.h"
+#include "runopts.h"
 #include "perfctr.h"
 #include "show.h"
 #include "sysinfo.h"
@@ -40,7 +42,6 @@
 
 /* tasks: one a PU, or 4096 where there are fewer PUs (placement none oversubscribes) */
 #define MAX_TASKS		4096
-#define MAX_FAULTS_PER_PASS	(1UL << 26)
 
 /* one line, naming the option and the value; exit status 2 (usage) */
 #define bad zf_bad_value
@@ -62,383 +63,7 @@ static int bad_tasks(const char *opt, const char *value, const char *why, unsign
 	return bad(opt, value, reason);
 }
 
-struct options {
-	struct zf_sweep sw;
-	const char *strategies, *task_kinds, *placements, *tasks, *topology, *faults;
-	const char *size_arg, *step_arg, *set_thp, *fpl_arg, *max_reps_arg, *target_ci_arg;
-	unsigned long faults_per_life;
-	bool shrink_hz_set;
-	char strategies_opt[72], task_kinds_opt[72], faults_opt[72];	/* as typed */
-	bool summary;
-};
-
-enum {
-	OPT_STRATEGY = 256, OPT_TASKS, OPT_TASK_KIND, OPT_PLACEMENT, OPT_SIZE, OPT_STEP,
-	OPT_FAULT_NS, OPT_SHRINK_HZ, OPT_REPS, OPT_WARMUP, OPT_MIN_MS, OPT_WATCHDOG, OPT_COUNTER_NODE,
-	OPT_OUT,
-	OPT_QUIET, OPT_TOPOLOGY, OPT_SUMMARY, OPT_FAULT, OPT_SET_THP, OPT_EVENTS, OPT_PROFILE,
-	OPT_INJECT, OPT_WORKLOAD, OPT_FAULTS_PER_LIFE, OPT_MAX_REPS, OPT_TARGET_CI, OPT_TAG,
-	OPT_SCHED, OPT_PLAN,
-};
-
-static const char run_usage[] =
-"usage: hzfbench run [options]\n"
-"  One configuration: --tasks tasks of one --task-kind, placed by --placement,\n"
-"  each taking a read fault every --step of a --size region, against --strategy.\n"
-"  --strategy S        global, mmflag, persistent, percpu, or native (the running\n"
-"                      kernel alone, with --fault kernel) (default global)\n"
-"  --tasks N           tasks (default 1)\n"
-"  --task-kind K       thread (one shared mm) or process (one mm each) (default thread)\n"
-"  --placement P       compact, scatter, node:N, cpus:LIST or none (default compact)\n"
-"  --fault MODE        emulated (busy work stands for the fault) or kernel (real\n"
-"                      huge-page read faults of a fresh MADV_HUGEPAGE region)\n"
-"                      (default emulated)\n"
-"  --quiet             no table at the end\n";
-
-static const char sweep_usage[] =
-"usage: hzfbench sweep [options]\n"
-"  Every configuration of the lists below, into one results folder.\n"
-"  --strategies LIST   default global,mmflag,persistent,percpu (and native for\n"
-"                      kernel faults)\n"
-"  --tasks LIST        1,2,4 or 1-8 or pow2 (1,2,4,... and the CPU count) or all\n"
-"                      (default pow2)\n"
-"  --task-kinds LIST   default thread,process\n"
-"  --faults LIST       emulated, kernel (default emulated; native runs on kernel only)\n"
-"  --placements LIST   default compact (a placement with commas, cpus:0,2, needs\n"
-"                      ranges instead: cpus:0-1)\n"
-"  --quiet             no progress on stderr and no table\n"
-"  --plan              print the configurations, their repetitions and the\n"
-"                      estimated wall time, from a few short probe runs here,\n"
-"                      and stop: nothing measured, nothing written (with\n"
-"                      HWLOC_SYNTHETIC or --topology: for that machine)\n";
-
-static const char common_usage[] =
-"  --size BYTES        region per task per pass, K/M/G/T suffixes (default 100G)\n"
-"  --step BYTES        one fault every step (default 2M)\n"
-"  --fault-ns NS       busy work per fault for the rest of the fault path (default 0)\n"
-"  --shrink-hz HZ      memory pressure: the strategy's shrinker counts and scans\n"
-"                      this often while the tasks run (default 0: never;\n"
-"                      100 with --workload lifecycle)\n"
-"  --workload W        usemem (each task one --size region a pass), lifecycle\n"
-"                      (process tasks in waves of short lives: each a new mm,\n"
-"                      --faults-per-life faults, teardown, exit), or zeroout\n"
-"                      (options of its own: hzfbench zeroout --help) (default usemem)\n"
-"  --faults-per-life N lifecycle: faults in each life (default 64)\n"
-"  --reps R|auto       measured repetitions (default 5); auto: repeat until the\n"
-"                      95%% confidence interval of the median ns/fault is within\n"
-"                      --target-ci, at least 6 and at most --max-reps\n"
-"  --max-reps N        --reps auto: at most this many (default 30)\n"
-"  --target-ci PCT     --reps auto: the interval's half-width, in percent of\n"
-"                      the median (default 2)\n"
-"  --warmup W          repetitions run first and not kept (default 1)\n"
-"  --min-ms MS         passes per repetition are chosen so it lasts this (default 200)\n"
-"  --watchdog SEC      fail the run when no task ends a pass for SEC seconds:\n"
-"                      a task stopped, stuck or starved (default 60 + 10 x\n"
-"                      --min-ms)\n"
-"  --counter-node N    NUMA node of the global counter (default: first task's node)\n"
-"  --events LIST       perf events each task counts on itself: perf's generic\n"
-"                      names or rNNNN, or none (default: cycles, instructions,\n"
-"                      cache and branch misses, task-clock, page-faults, ...)\n"
-"  --profile           sample each task's cpu-clock at 1 kHz, get() and put()\n"
-"                      called out of line, for the share of time in each\n"
-"  --inject-ns S=NS    for testing compare: strategy S alone gets NS more busy\n"
-"                      work per fault (recorded in meta.json options.inject)\n"
-"  --set-thp MODE      kernel faults: write MODE (madvise or always) to THP's\n"
-"                      enabled and 1 to use_zero_page for the run, and put back\n"
-"                      what was there at exit and on Ctrl-C (default: write nothing)\n"
-"  --sched POLICY[:PRIO] each task runs under fifo, rr (real time, priority\n"
-"                      1-99, default 1; needs root or CAP_SYS_NICE) or other\n"
-"                      (default: the policy it inherits, normally other)\n"
-"  --tag TEXT          a label kept in meta.json and summary.csv's tag column\n"
-"  --topology FILE     an hwloc XML topology (run needs this machine's own)\n"
-"  --out DIR           results folder, new or empty (default results/<UTC time>-<host>)\n"
-"  -h, --help          this text\n";
-
-static const struct option run_options[] = {
-	{ "strategy", required_argument, NULL, OPT_STRATEGY },
-	{ "strategies", required_argument, NULL, OPT_STRATEGY },
-	{ "tasks", required_argument, NULL, OPT_TASKS },
-	{ "task-kind", required_argument, NULL, OPT_TASK_KIND },
-	{ "task-kinds", required_argument, NULL, OPT_TASK_KIND },
-	{ "placement", required_argument, NULL, OPT_PLACEMENT },
-	{ "placements", required_argument, NULL, OPT_PLACEMENT },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "step", required_argument, NULL, OPT_STEP },
-	{ "fault", required_argument, NULL, OPT_FAULT },
-	{ "faults", required_argument, NULL, OPT_FAULT },
-	{ "fault-ns", required_argument, NULL, OPT_FAULT_NS },
-	{ "shrink-hz", required_argument, NULL, OPT_SHRINK_HZ },
-	{ "workload", required_argument, NULL, OPT_WORKLOAD },
-	{ "faults-per-life", required_argument, NULL, OPT_FAULTS_PER_LIFE },
-	{ "reps", required_argument, NULL, OPT_REPS },
-	{ "max-reps", required_argument, NULL, OPT_MAX_REPS },
-	{ "target-ci", required_argument, NULL, OPT_TARGET_CI },
-	{ "tag", required_argument, NULL, OPT_TAG },
-	{ "sched", required_argument, NULL, OPT_SCHED },
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "min-ms", required_argument, NULL, OPT_MIN_MS },
-	{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
-	{ "counter-node", required_argument, NULL, OPT_COUNTER_NODE },
-	{ "set-thp", required_argument, NULL, OPT_SET_THP },
-	{ "events", required_argument, NULL, OPT_EVENTS },
-	{ "profile", no_argument, NULL, OPT_PROFILE },
-	{ "inject-ns", required_argument, NULL, OPT_INJECT },
-	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
-	{ "plan", no_argument, NULL, OPT_PLAN },
-	{ "summary", no_argument, NULL, OPT_SUMMARY },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* which long options a subcommand takes: the rest are refused by name */
-static bool option_allowed(const char *cmd, const char *name)
-{
-	static const char *const sweep_only[] = { "strategies", "task-kinds", "placements",
-						  "faults", NULL };
-	static const char *const run_only[] = { "strategy", "task-kind", "placement", "fault",
-						NULL };
-	static const char *const topo_ok[] = { "tasks", "placement", "topology", "summary",
-					       "help", NULL };
-	const char *const *list;
-
-	if (!strcmp(cmd, "topo")) {
-		for (list = topo_ok; *list; list++)
-			if (!strcmp(*list, name))
-				return true;
-		return false;
-	}
-	if (!strcmp(name, "summary"))
-		return false;
-	for (list = !strcmp(cmd, "run") ? sweep_only : run_only; *list; list++)
-		if (!strcmp(*list, name))
-			return false;
-	return true;
-}
-
 #define parse_num_opt zf_parse_num_opt
-
-static bool emulates(const struct zf_strategy *s)
-{
-	return s->fault_pass != NULL;
-}
-
-static int parse_options(const char *cmd, int argc, char **argv, struct options *o,
-			 const char *usage)
-{
-	char names[160];
-	const char *why;
-	unsigned long v;
-	int c, idx, err;
-
-	o->sw.size = 100ULL << 30;
-	o->sw.max_reps = 30;
-	o->sw.target_ci_pct = 2.0;
-	o->sw.sched.policy = -1;
-	o->sw.step = 2ULL << 20;
-	o->sw.reps = 5;
-	o->sw.warmup = 1;
-	o->sw.min_ms = 200;
-	o->sw.counter_node = -1;
-	{
-		char word[64];
-
-		if (zf_perf_parse(zf_perf_default_events, &o->sw.events, word, sizeof(word), &why))
-			return bad("--events", word, why);	/* a bug in the default list */
-	}
-	snprintf(o->strategies_opt, sizeof(o->strategies_opt), "--%s",
-		 strcmp(cmd, "run") ? "strategies" : "strategy");
-	snprintf(o->task_kinds_opt, sizeof(o->task_kinds_opt), "--%s",
-		 strcmp(cmd, "run") ? "task-kinds" : "task-kind");
-	snprintf(o->faults_opt, sizeof(o->faults_opt), "--%s",
-		 strcmp(cmd, "run") ? "faults" : "fault");
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", run_options, &idx)) != -1) {
-		char name[64];
-
-		if (c == '?')
-			return zf_opt_unknown(cmd, argv);
-		if (c == 'h') {
-			printf("%s%s", usage, common_usage);
-			exit(0);
-		}
-		snprintf(name, sizeof(name), "%s", run_options[idx].name);
-		if (!option_allowed(cmd, name)) {
-			fprintf(stderr, "hzfbench: %s: --%s: not an option of %s\n", cmd, name, cmd);
-			return 2;
-		}
-		err = 0;
-		switch (c) {
-		case OPT_STRATEGY:
-			o->strategies = optarg;
-			snprintf(o->strategies_opt, sizeof(o->strategies_opt), "--%s", name);
-			break;
-		case OPT_TASKS: o->tasks = optarg; break;
-		case OPT_TASK_KIND:
-			o->task_kinds = optarg;
-			snprintf(o->task_kinds_opt, sizeof(o->task_kinds_opt), "--%s", name);
-			break;
-		case OPT_PLACEMENT: o->placements = optarg; break;
-		case OPT_TOPOLOGY: o->topology = optarg; break;
-		case OPT_OUT:
-			if (!*optarg)
-				return bad("--out", "\"\"", "empty folder name");
-			o->sw.out = optarg;
-			break;
-		case OPT_QUIET: o->sw.quiet = true; break;
-		case OPT_PLAN: o->sw.plan = true; break;
-		case OPT_PROFILE: o->sw.profile = true; break;
-		case OPT_INJECT: {
-			const char *eq = strchr(optarg, '=');
-			char strategy[32];
-
-			if (!eq || eq == optarg || (size_t)(eq - optarg) >= sizeof(strategy))
-				return bad("--inject-ns", optarg, "not STRATEGY=NS");
-			snprintf(strategy, sizeof(strategy), "%.*s", (int)(eq - optarg), optarg);
-			o->sw.inject = zf_strategy_find(strategy);
-			if (!o->sw.inject || !o->sw.inject->fault_pass)
-				return bad("--inject-ns", optarg,
-					   zf_strategy_not_one(names, sizeof(names), "an emulated strategy",
-							       emulates));
-			err = parse_num_opt("--inject-ns", eq + 1, 1, 10000000, &o->sw.inject_ns);
-			break;
-		}
-		case OPT_SUMMARY: o->summary = true; break;
-		case OPT_SIZE:
-			o->size_arg = optarg;
-			err = zf_parse_size_opt("--size", optarg, &o->sw.size);
-			break;
-		case OPT_STEP:
-			o->step_arg = optarg;
-			err = zf_parse_size_opt("--step", optarg, &o->sw.step);
-			break;
-		case OPT_FAULT:
-			o->faults = optarg;
-			snprintf(o->faults_opt, sizeof(o->faults_opt), "--%s", name);
-			break;
-		case OPT_EVENTS: {
-			char word[64];
-
-			if (zf_perf_parse(optarg, &o->sw.events, word, sizeof(word), &why))
-				return bad("--events", word, why);
-			o->sw.events_given = true;
-			break;
-		}
-		case OPT_SET_THP:
-			if (!zf_thp_mode_valid(optarg))
-				return bad("--set-thp", optarg, "not a THP mode (madvise, always)");
-			o->set_thp = optarg;
-			break;
-		case OPT_FAULT_NS:
-			err = parse_num_opt("--fault-ns", optarg, 0, 10000000, &o->sw.fault_ns);
-			break;
-		case OPT_SHRINK_HZ:
-			err = parse_num_opt("--shrink-hz", optarg, 0, 100000, &o->sw.shrink_hz);
-			o->shrink_hz_set = true;
-			break;
-		case OPT_WORKLOAD:
-			if (!strcmp(optarg, "usemem"))
-				o->sw.workload = ZF_WORKLOAD_USEMEM;
-			else if (!strcmp(optarg, "lifecycle"))
-				o->sw.workload = ZF_WORKLOAD_LIFECYCLE;
-			else
-				return bad("--workload", optarg, "not a workload (usemem, lifecycle)");
-			break;
-		case OPT_FAULTS_PER_LIFE:
-			o->fpl_arg = optarg;
-			err = parse_num_opt("--faults-per-life", optarg, 1, MAX_FAULTS_PER_PASS,
-					    &o->faults_per_life);
-			break;
-		case OPT_REPS:
-			o->sw.reps_auto = !strcmp(optarg, "auto");
-			if (!o->sw.reps_auto)
-				err = parse_num_opt("--reps", optarg, 1, 100000, &o->sw.reps);
-			break;
-		case OPT_MAX_REPS:
-			o->max_reps_arg = optarg;
-			err = parse_num_opt("--max-reps", optarg, 6, 100000, &o->sw.max_reps);
-			break;
-		case OPT_TARGET_CI:
-			o->target_ci_arg = optarg;
-			err = zf_parse_pct_opt("--target-ci", optarg, &o->sw.target_ci_pct);
-			break;
-		case OPT_TAG:
-			if (zf_tag_check(optarg, &why)) {
-				char shown[160];
-				size_t i, k = 0;
-
-				/* a newline in the value would break the one-line error */
-				for (i = 0; optarg[i] && k + 5 < sizeof(shown); i++)
-					k += snprintf(shown + k, sizeof(shown) - k,
-						      (unsigned char)optarg[i] < ' ' || optarg[i] == 0x7f ?
-						      "\\x%02x" : "%c",
-						      (unsigned char)optarg[i]);
-				shown[k] = '\0';
-				return bad("--tag", *optarg ? shown : "\"\"", why);
-			}
-			o->sw.tag = optarg;
-			break;
-		case OPT_SCHED:
-			err = zf_sched_parse(optarg, &o->sw.sched, &why) ? bad("--sched", optarg, why) : 0;
-			break;
-		case OPT_WARMUP:
-			err = parse_num_opt("--warmup", optarg, 0, 100000, &o->sw.warmup);
-			break;
-		case OPT_MIN_MS:
-			err = parse_num_opt("--min-ms", optarg, 0, 3600000, &o->sw.min_ms);
-			break;
-		case OPT_WATCHDOG:
-			err = parse_num_opt("--watchdog", optarg, 1, 86400, &o->sw.watchdog_s);
-			break;
-		case OPT_COUNTER_NODE:
-			err = parse_num_opt("--counter-node", optarg, 0, INT_MAX, &v);
-			if (!err && (long)v > zf_numa_max_node()) {
-				char reason[64];
-
-				snprintf(reason, sizeof(reason), "no such NUMA node (this machine has 0-%d)",
-					 zf_numa_max_node());
-				err = bad("--counter-node", optarg, reason);
-			}
-			o->sw.counter_node = v;
-			break;
-		}
-		if (err)
-			return err;
-	}
-	if (zf_opt_no_operands(cmd, argc, argv))
-		return 2;
-	if (o->max_reps_arg && !o->sw.reps_auto)
-		return bad("--max-reps", o->max_reps_arg, "needs --reps auto");
-	if (o->target_ci_arg && !o->sw.reps_auto)
-		return bad("--target-ci", o->target_ci_arg, "needs --reps auto");
-	if (o->faults_per_life && o->sw.workload != ZF_WORKLOAD_LIFECYCLE)
-		return bad("--faults-per-life", o->fpl_arg, "needs --workload lifecycle");
-	if (o->sw.workload == ZF_WORKLOAD_LIFECYCLE) {
-		/* a life is faults-per-life steps: the region follows from them */
-		if (o->size_arg)
-			return bad("--size", o->size_arg,
-				   "--workload lifecycle sizes each life by --faults-per-life");
-		if (!o->faults_per_life)
-			o->faults_per_life = 64;
-		if (o->faults_per_life > ~0ULL / o->sw.step)
-			return bad("--faults-per-life", o->fpl_arg ? o->fpl_arg : "64", "too many for --step");
-		o->sw.size = o->faults_per_life * o->sw.step;
-		if (!o->shrink_hz_set)
-			o->sw.shrink_hz = 100;	/* memory pressure is what a life cycle is about */
-	}
-	if (o->sw.step > o->sw.size)
-		return bad("--size", o->size_arg ? o->size_arg : "100G", "smaller than --step");
-	if (o->sw.size / o->sw.step > MAX_FAULTS_PER_PASS) {
-		char reason[96];
-
-		snprintf(reason, sizeof(reason), "%llu faults per pass, more than %lu",
-			 o->sw.size / o->sw.step, MAX_FAULTS_PER_PASS);
-		return bad("--step", o->step_arg ? o->step_arg : "2M", reason);
-	}
-	return 0;
-}
 
 typedef int (*word_fn)(const char *word, size_t i, void *out);
 
@@ -479,13 +104,13 @@ static int one_fault(const char *word, size_t i, void *out)
 	return zf_fault_mode_parse(word, &((enum zf_fault_mode *)out)[i]);
 }
 
-static int parse_faults(struct options *o)
+static int parse_faults(struct zf_run_options *o)
 {
 	const char *list = o->faults ? o->faults : "emulated";
 
 	o->sw.faults = calloc(strlen(list) + 1, sizeof(*o->sw.faults));
-	return each_word(o->faults_opt, list, one_fault, o->sw.faults, &o->sw.nfaults,
-			 "not a fault mode (emulated, kernel)");
+	return each_word(RUN_OR_SWEEP(o, "--fault", "--faults"), list, one_fault, o->sw.faults,
+			 &o->sw.nfaults, "not a fault mode (emulated, kernel)");
 }
 
 static bool sweep_has_kernel(const struct zf_sweep *sw)
@@ -498,15 +123,16 @@ static bool sweep_has_kernel(const struct zf_sweep *sw)
 	return false;
 }
 
-static int parse_strategies(struct options *o, const char *def)
+static int parse_strategies(struct zf_run_options *o, const char *def)
 {
 	char names[160];
 	const char *list = o->strategies ? o->strategies : def;
 
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers to the table */
 	o->sw.strategies = calloc(strlen(list) + 1, sizeof(*o->sw.strategies));
-	return each_word(o->strategies_opt, list, one_strategy, o->sw.strategies,
-			 &o->sw.nstrategies, zf_strategy_not_one(names, sizeof(names), "a strategy", NULL));
+	return each_word(RUN_OR_SWEEP(o, "--strategy", "--strategies"), list, one_strategy,
+			 o->sw.strategies, &o->sw.nstrategies,
+			 zf_strategy_not_one(names, sizeof(names), "a strategy", NULL));
 }
 
 /*
@@ -514,7 +140,7 @@ static int parse_strategies(struct options *o, const char *def)
  * emulated faults, and with real faults those that exist only on them
  * (global,mmflag,persistent,percpu and native)
  */
-static int parse_sweep_strategies(struct options *o)
+static int parse_sweep_strategies(struct zf_run_options *o)
 {
 	const struct zf_strategy *const *s;
 	bool kernel = sweep_has_kernel(&o->sw);
@@ -529,16 +155,16 @@ static int parse_sweep_strategies(struct options *o)
 	return err;
 }
 
-static int parse_kinds(struct options *o, const char *def)
+static int parse_kinds(struct zf_run_options *o, const char *def)
 {
 	const char *list = o->task_kinds ? o->task_kinds : def;
 
 	o->sw.kinds = calloc(strlen(list) + 1, sizeof(*o->sw.kinds));
-	return each_word(o->task_kinds_opt, list, one_kind, o->sw.kinds, &o->sw.nkinds,
-			 "not a task kind (thread, process)");
+	return each_word(RUN_OR_SWEEP(o, "--task-kind", "--task-kinds"), list, one_kind,
+			 o->sw.kinds, &o->sw.nkinds, "not a task kind (thread, process)");
 }
 
-static int parse_placements(struct options *o, const char *def, bool single)
+static int parse_placements(struct zf_run_options *o, const char *def, bool single)
 {
 	const char *list = o->placements ? o->placements : def, *why;
 	char *buf, **words;
@@ -561,7 +187,7 @@ static int parse_placements(struct options *o, const char *def, bool single)
 	return 0;
 }
 
-static int parse_tasks(struct options *o, struct zf_topo *topo, bool single)
+static int parse_tasks(struct zf_run_options *o, struct zf_topo *topo, bool single)
 {
 	const char *list = o->tasks ? o->tasks : single ? "1" : "pow2", *why;
 	unsigned long one, cap = tasks_cap(topo->pus);
@@ -581,7 +207,7 @@ static int parse_tasks(struct options *o, struct zf_topo *topo, bool single)
 	return 0;
 }
 
-static int open_topology(struct options *o, struct zf_topo *topo, bool must_run)
+static int open_topology(struct zf_run_options *o, struct zf_topo *topo, bool must_run)
 {
 	char why[512];
 
@@ -603,13 +229,15 @@ static int open_topology(struct options *o, struct zf_topo *topo, bool must_run)
  * (usemem's, when that is what was typed); dir, when set, gets the folder
  */
 static int sweep_or_run_options(int argc, char **argv, bool single, int meta_argc,
-				char **meta_argv, char *dir, size_t dir_len, struct options *o)
+				char **meta_argv, char *dir, size_t dir_len, struct zf_run_options *o)
 {
 	const char *cmd = single ? "run" : "sweep";
 	struct zf_topo topo;
 	int err;
 
-	err = parse_options(cmd, argc, argv, o, single ? run_usage : sweep_usage);
+	err = zf_run_options_parse(cmd, argc, argv, o);
+	if (err == ZF_OPT_DONE)
+		return 0;
 	if (!err)
 		err = parse_faults(o);
 	if (!err)
@@ -662,10 +290,11 @@ static int sweep_or_run_options(int argc, char **argv, bool single, int meta_arg
 static int sweep_or_run(int argc, char **argv, bool single, int meta_argc, char **meta_argv,
 			char *dir, size_t dir_len)
 {
-	struct options o = { 0 };
+	struct zf_run_options o = { 0 };
 	int err = sweep_or_run_options(argc, argv, single, meta_argc, meta_argv, dir, dir_len, &o);
 
 	zf_sweep_free(&o.sw);
+	zf_opt_free(&o.opt);
 	return err;
 }
 
@@ -714,7 +343,8 @@ static const char usemem_usage[] =
 "  --quiet             as for `hzfbench run`\n"
 "  -h, --help          this text\n";
 
-/* usemem's options, then those of run's passed on to it as they are */
+/* usemem's options, then those of run's passed on to it as they are (RUN_OPTION) */
+#define RUN_OPTION	1
 static const struct option usemem_options[] = {
 	{ "nproc", required_argument, NULL, 'n' },
 	{ "thread", required_argument, NULL, 't' },
@@ -722,16 +352,16 @@ static const struct option usemem_options[] = {
 	{ "step", required_argument, NULL, 'j' },
 	{ "anonymous", no_argument, NULL, 'O' },
 	{ "help", no_argument, NULL, 'h' },
-	{ "strategy", required_argument, NULL, OPT_STRATEGY },
-	{ "placement", required_argument, NULL, OPT_PLACEMENT },
-	{ "reps", required_argument, NULL, OPT_REPS },
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "min-ms", required_argument, NULL, OPT_MIN_MS },
-	{ "set-thp", required_argument, NULL, OPT_SET_THP },
-	{ "events", required_argument, NULL, OPT_EVENTS },
-	{ "profile", no_argument, NULL, OPT_PROFILE },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "strategy", required_argument, NULL, RUN_OPTION },
+	{ "placement", required_argument, NULL, RUN_OPTION },
+	{ "reps", required_argument, NULL, RUN_OPTION },
+	{ "warmup", required_argument, NULL, RUN_OPTION },
+	{ "min-ms", required_argument, NULL, RUN_OPTION },
+	{ "set-thp", required_argument, NULL, RUN_OPTION },
+	{ "events", required_argument, NULL, RUN_OPTION },
+	{ "profile", no_argument, NULL, RUN_OPTION },
+	{ "out", required_argument, NULL, RUN_OPTION },
+	{ "quiet", no_argument, NULL, RUN_OPTION },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -780,7 +410,7 @@ static int usemem_run(int argc, char **argv, char **typed)
 				fprintf(stderr, "hzfbench: usemem: too many options\n");
 				return 2;
 			}
-			strategy |= c == OPT_STRATEGY;
+			strategy |= !strcmp(usemem_options[idx].name, "strategy");
 			snprintf(names[npassed], sizeof(names[0]), "--%s", usemem_options[idx].name);
 			run_argv[run_argc++] = names[npassed++];
 			if (usemem_options[idx].has_arg)
@@ -849,12 +479,6 @@ static int cmd_usemem(int argc, char **argv)
 	return err;
 }
 
-static const char topo_usage[] =
-"usage: hzfbench topo [--placement P --tasks N] [--topology FILE.xml] [--summary]\n"
-"  Print the machine (or HWLOC_SYNTHETIC's, or FILE's) and the PUs a placement\n"
-"  gives each task, without running anything.\n"
-"  --summary           one line: packages=N numa_nodes=N cores=N pus=N\n";
-
 /* the plan of n tasks (0: as many as the placement has PUs), printed */
 static int topo_plan(struct zf_topo *topo, const char *placement, unsigned long n)
 {
@@ -885,16 +509,17 @@ static int topo_plan(struct zf_topo *topo, const char *placement, unsigned long 
 
 static int cmd_topo(int argc, char **argv)
 {
-	struct options o = { 0 };
+	struct zf_run_options o = { 0 };
 	struct zf_topo topo;
 	const char *why;
 	char zero_why[512];
 	unsigned long n = 0;
 	int err;
 
-	err = parse_options("topo", argc, argv, &o, topo_usage);
+	err = zf_run_options_parse("topo", argc, argv, &o);
+	zf_opt_free(&o.opt);
 	if (err)
-		return err;
+		return err == ZF_OPT_DONE ? 0 : err;
 	if (o.tasks && zf_parse_ulong(o.tasks, 1, ULONG_MAX, &n, &why))
 		return bad("--tasks", o.tasks, why);
 	if (o.placements && zf_placement_check(o.placements, &why))

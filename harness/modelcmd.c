@@ -6,7 +6,6 @@
  * --handoff-ns per level), or seed 007's machine (--preset seed-007).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include "buf.h"
 #include "csv.h"
 #include "model.h"
+#include "opt.h"
 #include "parse.h"
 #include "results.h"
 #include "topo.h"
@@ -86,41 +86,6 @@ struct contention {
 	int n;
 	struct work_amount *w;			/* n of them, as many as the file has rows at most */
 };
-
-static const char model_usage[] =
-"usage: hzfbench model [options]\n"
-"  Predicts global, mmflag and persistent ns/fault and faults/s against tasks\n"
-"  from one-way cache-line hand-off latencies and a fault's fixed cost\n"
-"  (docs/model.md). Writes model.csv (summary.csv's columns) and model.json.\n"
-"  --from DIR          a results folder: predict each of its configurations,\n"
-"                      print measured beside predicted, write DIR/model.csv;\n"
-"                      the fixed cost and the get come from its 1-task rows\n"
-"  --c2c FILE          hand-offs from a c2c.csv (default with --from: DIR/c2c.csv)\n"
-"  --handoff-ns SPEC   hand-offs per level instead: core=NS,node=NS,package=NS,\n"
-"                      machine=NS (a level not given takes the next outer one),\n"
-"                      or one NS for all\n"
-"  --fixed-ns NS       a fault's cost without any count (persistent's ns/fault)\n"
-"  --get-ns NS         one get on a line already in the CPU's cache\n"
-"  --tasks LIST        without --from: 1,2,4 or 1-8 or pow2 or all (default pow2)\n"
-"  --placement P       without --from: compact, scatter, node:N, cpus:LIST\n"
-"                      (default compact)\n"
-"  --task-kind K       without --from: thread or process (default thread)\n"
-"  --fault MODE        without --from: the fault column, emulated or kernel\n"
-"                      (default emulated)\n"
-"  --size BYTES, --step BYTES   without --from: faults per pass = size/step\n"
-"                      (default 100G and 2M)\n"
-"  --topology FILE     an hwloc XML topology (default with --from: DIR/topology.xml,\n"
-"                      else this machine, or HWLOC_SYNTHETIC when set)\n"
-"  --teardown-ns NS    a fault's teardown without any count: usemem's whole clock\n"
-"                      (default with --from: persistent's 1-task teardown a fault)\n"
-"  --put-batch N       puts one CPU makes in a row per move of the line at teardown\n"
-"                      (default with --from: c2c-contention.csv with no work between)\n"
-"  --contention FILE   c2c-contention.csv: where the line moves once a get, the\n"
-"                      model's domain (default with --from: DIR/c2c-contention.csv)\n"
-"  --preset seed-007   seed 007's 2-socket Haswell-EP, 72 tasks, 2 MiB steps, and\n"
-"                      the seed's reported runtimes and get share beside the prediction\n"
-"  --out DIR           where model.csv goes: new or empty (default: DIR of --from,\n"
-"                      else results/<UTC time>-<host>)\n";
 
 static double num_at(const struct zf_csv *c, size_t r, const char *col)
 {
@@ -701,92 +666,95 @@ static int apply_preset(struct model_opts *o)
 	return 0;
 }
 
+static int opt_handoff(const char *opt, const char *arg, void *opts)
+{
+	struct model_opts *o = opts;
+	double lv[ZF_LV_N];
+	const char *why;
+
+	if (zf_model_levels_parse(arg, lv, &why))
+		return zf_bad_value(opt, arg, why);
+	o->handoff = arg;
+	return 0;
+}
+
+static int opt_put_batch(const char *opt, const char *arg, void *opts)
+{
+	struct model_opts *o = opts;
+
+	if (zf_parse_ns_opt(opt, arg, &o->put_batch))
+		return 2;
+	return o->put_batch < 1 ? zf_bad_value(opt, arg, "less than one put a move") : 0;
+}
+
+static const char *const task_kinds[] = { "thread", "process", NULL };
+static const char *const fault_modes[] = { "emulated", "kernel", NULL };
+
+#define FIELD(f)	.cmds = 1, .off = offsetof(struct model_opts, f)
+#define CUSTOM(fn)	.kind = ZF_OPT_CUSTOM, .parse = fn
+
+static const char model_usage[] =
+"usage: hzfbench model [options]\n"
+"  Predicts global, mmflag and persistent ns/fault and faults/s against tasks\n"
+"  from one-way cache-line hand-off latencies and a fault's fixed cost\n"
+"  (docs/model.md). Writes model.csv (summary.csv's columns) and model.json.\n";
+
+static const struct zf_opt model_table[] = {
+	{ .name = "from", .kind = ZF_OPT_STRING, FIELD(from), .arg = "DIR",
+	  .help = "a results folder: predict each of its configurations, print measured beside "
+	  "predicted, write DIR/model.csv; the fixed cost and the get come from its 1-task rows" },
+	{ .name = "c2c", .kind = ZF_OPT_STRING, FIELD(c2c), .arg = "FILE",
+	  .help = "hand-offs from a c2c.csv (default with --from: DIR/c2c.csv)" },
+	{ .name = "handoff-ns", CUSTOM(opt_handoff), FIELD(handoff), .arg = "SPEC",
+	  .help = "hand-offs per level instead: core=NS,node=NS,package=NS,machine=NS (a level "
+	  "not given takes the next outer one), or one NS for all" },
+	{ .name = "fixed-ns", .kind = ZF_OPT_NS, FIELD(fixed_ns), .arg = "NS",
+	  .help = "a fault's cost without any count (persistent's ns/fault)" },
+	{ .name = "get-ns", .kind = ZF_OPT_NS, FIELD(get_ns), .arg = "NS",
+	  .help = "one get on a line already in the CPU's cache" },
+	{ .name = "tasks", .kind = ZF_OPT_STRING, FIELD(tasks), .arg = "LIST",
+	  .help = "without --from: 1,2,4 or 1-8 or pow2 or all (default pow2)" },
+	{ .name = "placement", .kind = ZF_OPT_STRING, .check = zf_placement_check,
+	  FIELD(placement), .arg = "P",
+	  .help = "without --from: compact, scatter, node:N, cpus:LIST (default compact)" },
+	{ .name = "task-kind", .kind = ZF_OPT_WORD, .words = task_kinds, FIELD(kind), .arg = "K",
+	  .help = "without --from: thread or process (default thread)" },
+	{ .name = "fault", .kind = ZF_OPT_WORD, .words = fault_modes, FIELD(fault), .arg = "MODE",
+	  .help = "without --from: the fault column, emulated or kernel (default emulated)" },
+	{ .name = "size", .kind = ZF_OPT_SIZE, FIELD(size), .arg = "BYTES", .def = "100G",
+	  .help = "without --from: faults per pass = size/step" },
+	{ .name = "step", .kind = ZF_OPT_SIZE, FIELD(step), .arg = "BYTES", .def = "2M",
+	  .help = "without --from: faults per pass = size/step" },
+	{ .name = "topology", .kind = ZF_OPT_STRING, FIELD(xml), .arg = "FILE",
+	  .help = "an hwloc XML topology (default with --from: DIR/topology.xml, else this "
+	  "machine, or HWLOC_SYNTHETIC when set)" },
+	{ .name = "teardown-ns", .kind = ZF_OPT_NS, FIELD(teardown_ns), .arg = "NS",
+	  .help = "a fault's teardown without any count: usemem's whole clock (default with "
+	  "--from: persistent's 1-task teardown a fault)" },
+	{ .name = "put-batch", CUSTOM(opt_put_batch), FIELD(put_batch), .arg = "N",
+	  .help = "puts one CPU makes in a row per move of the line at teardown (default with "
+	  "--from: c2c-contention.csv with no work between)" },
+	{ .name = "contention", .kind = ZF_OPT_STRING, FIELD(contention), .arg = "FILE",
+	  .help = "c2c-contention.csv: where the line moves once a get, the model's domain "
+	  "(default with --from: DIR/c2c-contention.csv)" },
+	{ .name = "preset", .kind = ZF_OPT_STRING, FIELD(preset), .arg = "seed-007",
+	  .help = "seed 007's 2-socket Haswell-EP, 72 tasks, 2 MiB steps, and the seed's "
+	  "reported runtimes and get share beside the prediction" },
+	{ .name = "out", .kind = ZF_OPT_STRING, FIELD(out), .arg = "DIR",
+	  .help = "where model.csv goes: new or empty (default: DIR of --from, else "
+	  "results/<UTC time>-<host>)" },
+	ZF_OPT_TAIL(1),
+};
+
+/* 0, 2 (said) or ZF_OPT_DONE */
 static int parse_opts(int argc, char **argv, struct model_opts *o)
 {
-	static const struct option opts[] = {
-		{ "from", required_argument, NULL, 'f' }, { "c2c", required_argument, NULL, 'c' },
-		{ "handoff-ns", required_argument, NULL, 'H' },
-		{ "fixed-ns", required_argument, NULL, 'F' }, { "get-ns", required_argument, NULL, 'U' },
-		{ "tasks", required_argument, NULL, 'n' }, { "placement", required_argument, NULL, 'p' },
-		{ "task-kind", required_argument, NULL, 'k' }, { "fault", required_argument, NULL, 'm' },
-		{ "size", required_argument, NULL, 's' }, { "step", required_argument, NULL, 'j' },
-		{ "topology", required_argument, NULL, 't' }, { "preset", required_argument, NULL, 'P' },
-		{ "out", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
-		{ "teardown-ns", required_argument, NULL, 'Z' },
-		{ "put-batch", required_argument, NULL, 'B' },
-		{ "contention", required_argument, NULL, 'C' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *why;
-	int c;
+	struct zf_opt_set set = ZF_OPT_SET_OF(model_table, "model", model_usage);
+	int err = zf_opt_parse(&set, argc, argv, o);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f': o->from = optarg; break;
-		case 'c': o->c2c = optarg; break;
-		case 'H': {
-			double lv[ZF_LV_N];
-
-			if (zf_model_levels_parse(optarg, lv, &why))
-				return zf_bad_value("--handoff-ns", optarg, why);
-			o->handoff = optarg;
-			break;
-		}
-		case 'F':
-			if (zf_parse_ns_opt("--fixed-ns", optarg, &o->fixed_ns))
-				return 2;
-			break;
-		case 'U':
-			if (zf_parse_ns_opt("--get-ns", optarg, &o->get_ns))
-				return 2;
-			break;
-		case 'n': o->tasks = optarg; break;
-		case 'p':
-			if (zf_placement_check(optarg, &why))
-				return zf_bad_value("--placement", optarg, why);
-			o->placement = optarg;
-			break;
-		case 'k':
-			if (strcmp(optarg, "thread") && strcmp(optarg, "process"))
-				return zf_bad_value("--task-kind", optarg, "not thread or process");
-			o->kind = optarg;
-			break;
-		case 'm':
-			if (strcmp(optarg, "emulated") && strcmp(optarg, "kernel"))
-				return zf_bad_value("--fault", optarg, "not emulated or kernel");
-			o->fault = optarg;
-			break;
-		case 's':
-			if (zf_parse_size_opt("--size", optarg, &o->size))
-				return 2;
-			break;
-		case 'j':
-			if (zf_parse_size_opt("--step", optarg, &o->step))
-				return 2;
-			break;
-		case 'Z':
-			if (zf_parse_ns_opt("--teardown-ns", optarg, &o->teardown_ns))
-				return 2;
-			break;
-		case 'B':
-			if (zf_parse_ns_opt("--put-batch", optarg, &o->put_batch))
-				return 2;
-			if (o->put_batch < 1)
-				return zf_bad_value("--put-batch", optarg, "less than one put a move");
-			break;
-		case 'C': o->contention = optarg; break;
-		case 't': o->xml = optarg; break;
-		case 'P': o->preset = optarg; break;
-		case 'o': o->out = optarg; break;
-		case 'h': printf("%s", model_usage); return -1;
-		default:
-			return zf_opt_unknown("model", argv);
-		}
-	}
-	if (zf_opt_no_operands("model", argc, argv))
-		return 2;
+	zf_opt_free(&set);
+	if (err)
+		return err;
 	if (o->handoff && o->c2c)
 		return zf_bad_value("--handoff-ns", o->handoff, "give it or --c2c, not both");
 	if (o->from && (o->tasks || o->placement || o->kind || o->fault))
@@ -804,8 +772,8 @@ static int parse_opts(int argc, char **argv, struct model_opts *o)
 
 int zf_model_main(int argc, char **argv)
 {
-	struct model_opts o = { .fixed_ns = -1, .get_ns = -1, .teardown_ns = -1, .put_batch = -1,
-				.step = 2ULL << 20, .size = 100ULL << 30 };
+	/* -1: not given; --size and --step from model_table's defaults */
+	struct model_opts o = { .fixed_ns = -1, .get_ns = -1, .teardown_ns = -1, .put_batch = -1 };
 	struct contention ct = { 0 };
 	char why[512], dir[PATH_MAX], c2c[PATH_MAX + 16], xml[PATH_MAX + 16], source[PATH_MAX + 64];
 	struct model_row *rows = NULL;
@@ -818,7 +786,7 @@ int zf_model_main(int argc, char **argv)
 
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
-		return ret < 0 ? 0 : ret;
+		return ret == ZF_OPT_DONE ? 0 : ret;
 	if (!o.tasks)
 		o.tasks = "pow2";
 	if (!o.placement)

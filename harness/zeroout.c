@@ -18,7 +18,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -34,6 +33,7 @@
 #include "chartstyle.h"
 #include "json.h"
 #include "metrics.h"
+#include "opt.h"
 #include "parse.h"
 #include "results.h"
 #include "sysinfo.h"
@@ -55,7 +55,7 @@ static bool pins(const struct zf_strategy *s)
 }
 
 struct zo_opts {
-	const char *strategies, *tasks, *placement, *segments, *sink, *out, *zero_size_arg;
+	const char *strategies, *tasks, *placement, *segments, *sink, *out;
 	unsigned long long zero_size;
 	unsigned long reps, min_ms;
 	bool plan;
@@ -215,76 +215,65 @@ static void *task_main(void *arg)
 	return NULL;
 }
 
+static int only_zeroout(const char *opt, const char *arg, void *opts)
+{
+	(void)opts;
+	return strcmp(arg, "zeroout") ? zf_bad_value(opt, arg, "hzfbench zeroout is --workload zeroout")
+				      : 0;
+}
+
+#define FIELD(f)	.cmds = 1, .off = offsetof(struct zo_opts, f)
+
 static const char zeroout_usage[] =
 "usage: hzfbench zeroout [options]   (also: hzfbench sweep --workload zeroout ...)\n"
 "  Users with no mm zero storage as __blkdev_issue_zero_pages() does: each\n"
 "  request a list of segments from the 4 KiB zero page or from the 2 MiB\n"
 "  huge zero folio (held by the strategy for the request, released at its\n"
 "  emulated asynchronous completion), written to a file or not. Writes\n"
-"  zeroout.csv (a row per repetition) and meta.json; prints the medians.\n"
-"  --strategies LIST   global, mmflag, persistent, percpu (default all four)\n"
-"  --segments LIST     page (ZERO_PAGE, 4 KiB), folio (largest_zero_folio, 2 MiB)\n"
-"                      (default page,folio)\n"
-"  --sink S            emulated (the list is the work) or file (pwritev to a file\n"
-"                      in the results folder, O_DIRECT where it can) (default emulated)\n"
-"  --zero-size BYTES   bytes a request, a multiple of 2M (default 64M)\n"
-"  --tasks LIST        1,2,4 or 1-8 or pow2 or all (default pow2)\n"
-"  --placement P       compact, scatter, node:N, cpus:LIST (default compact)\n"
-"  --reps R            repetitions (default 5)\n"
-"  --min-ms MS         each repetition's length (default 200)\n"
-"  --out DIR           results folder, new or empty (default results/<UTC time>-<host>)\n"
-"  --plan              print the configurations and the estimated wall time and\n"
-"                      stop, nothing written: a repetition lasts --min-ms and the\n"
-"                      request in flight, timed by short probes here\n";
+"  zeroout.csv (a row per repetition) and meta.json; prints the medians.\n";
 
+static const struct zf_opt zo_table[] = {
+	{ .name = "strategies", .kind = ZF_OPT_STRING, FIELD(strategies), .arg = "LIST",
+	  .def = "global,mmflag,persistent,percpu", .help = "global, mmflag, persistent, percpu" },
+	{ .name = "segments", .kind = ZF_OPT_STRING, FIELD(segments), .arg = "LIST",
+	  .def = "page,folio",
+	  .help = "page (ZERO_PAGE, 4 KiB), folio (largest_zero_folio, 2 MiB)" },
+	{ .name = "sink", .kind = ZF_OPT_STRING, FIELD(sink), .arg = "S", .def = "emulated",
+	  .help = "emulated (the list is the work) or file (pwritev to a file in the results "
+	  "folder, O_DIRECT where it can)" },
+	{ .name = "zero-size", .kind = ZF_OPT_SIZE, FIELD(zero_size), .arg = "BYTES",
+	  .def = "64M", .help = "bytes a request, a multiple of 2M" },
+	{ .name = "tasks", .kind = ZF_OPT_STRING, FIELD(tasks), .arg = "LIST", .def = "pow2",
+	  .help = "1,2,4 or 1-8 or pow2 or all" },
+	{ .name = "placement", .kind = ZF_OPT_STRING, FIELD(placement), .arg = "P",
+	  .def = "compact", .help = "compact, scatter, node:N, cpus:LIST" },
+	{ .name = "reps", .kind = ZF_OPT_ULONG, FIELD(reps), .min = 1, .max = 10000, .arg = "R",
+	  .def = "5", .help = "repetitions" },
+	{ .name = "min-ms", .kind = ZF_OPT_ULONG, FIELD(min_ms), .min = 1, .max = 3600000,
+	  .arg = "MS", .def = "200", .help = "each repetition's length" },
+	{ .name = "out", .kind = ZF_OPT_STRING, FIELD(out), .arg = "DIR",
+	  .help = "results folder, new or empty (default results/<UTC time>-<host>)" },
+	/* run and sweep hand their --workload zeroout on; not listed */
+	{ .name = "workload", .kind = ZF_OPT_CUSTOM, .parse = only_zeroout, .cmds = 1 },
+	{ .name = "plan", .kind = ZF_OPT_FLAG, FIELD(plan), .help = "print the configurations "
+	  "and the estimated wall time and stop, nothing written: a repetition lasts --min-ms "
+	  "and the request in flight, timed by short probes here" },
+	ZF_OPT_TAIL(1),
+};
+
+/* 0, 2 (said) or ZF_OPT_DONE */
 static int parse(int argc, char **argv, struct zo_opts *o)
 {
-	static const struct option opts[] = {
-		{ "strategies", required_argument, NULL, 's' }, { "segments", required_argument, NULL, 'g' },
-		{ "sink", required_argument, NULL, 'k' }, { "zero-size", required_argument, NULL, 'z' },
-		{ "tasks", required_argument, NULL, 't' }, { "placement", required_argument, NULL, 'p' },
-		{ "reps", required_argument, NULL, 'r' }, { "min-ms", required_argument, NULL, 'm' },
-		{ "out", required_argument, NULL, 'o' }, { "workload", required_argument, NULL, 'w' },
-		{ "plan", no_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	int c, err = 0;
+	struct zf_opt_set set = ZF_OPT_SET_OF(zo_table, "zeroout", zeroout_usage);
+	int err = zf_opt_parse(&set, argc, argv, o);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1 && !err) {
-		switch (c) {
-		case 's': o->strategies = optarg; break;
-		case 'g': o->segments = optarg; break;
-		case 'k': o->sink = optarg; break;
-		case 't': o->tasks = optarg; break;
-		case 'p': o->placement = optarg; break;
-		case 'o': o->out = optarg; break;
-		case 'P': o->plan = true; break;
-		case 'z':
-			o->zero_size_arg = optarg;
-			err = zf_parse_size_opt("--zero-size", optarg, &o->zero_size);
-			break;
-		case 'r': err = zf_parse_num_opt("--reps", optarg, 1, 10000, &o->reps); break;
-		case 'm': err = zf_parse_num_opt("--min-ms", optarg, 1, 3600000, &o->min_ms); break;
-		case 'w':
-			if (strcmp(optarg, "zeroout"))
-				return zf_bad_value("--workload", optarg, "hzfbench zeroout is --workload zeroout");
-			break;
-		case 'h': printf("%s", zeroout_usage); return -1;
-		default: return zf_opt_unknown("zeroout", argv);
-		}
-	}
-	if (err)
-		return err;
-	if (zf_opt_no_operands("zeroout", argc, argv))
-		return 2;
-	if (o->zero_size % FOLIO_SEG)
-		return zf_bad_value("--zero-size", o->zero_size_arg,
-				    "not a multiple of 2M (a whole number of folio segments)");
-	if (strcmp(o->sink, "emulated") && strcmp(o->sink, "file"))
-		return zf_bad_value("--sink", o->sink, "not a sink (emulated, file)");
-	return 0;
+	if (!err && o->zero_size % FOLIO_SEG)
+		err = zf_bad_value("--zero-size", zf_opt_shown(&set, "zero-size"),
+				   "not a multiple of 2M (a whole number of folio segments)");
+	if (!err && strcmp(o->sink, "emulated") && strcmp(o->sink, "file"))
+		err = zf_bad_value("--sink", o->sink, "not a sink (emulated, file)");
+	zf_opt_free(&set);
+	return err;
 }
 
 /* a configuration's strategy state and plan; 0 or 1 (said on stderr) */
@@ -427,9 +416,7 @@ int zf_zeroout_probe(struct zf_topo *here, const char *strategy, bool folio, int
 
 int zf_zeroout_main(int argc, char **argv)
 {
-	struct zo_opts o = { .strategies = "global,mmflag,persistent,percpu", .tasks = "pow2",
-			     .placement = "compact", .segments = "page,folio", .sink = "emulated",
-			     .zero_size = 64ULL << 20, .reps = 5, .min_ms = 200 };
+	struct zo_opts o = { 0 };	/* the defaults are zo_table's */
 	char why[256], dir[PATH_MAX], path[PATH_MAX + 32], *sbuf = NULL, *gbuf = NULL;
 	char **snames = NULL, **gnames = NULL, start[32];
 	size_t ns = 0, ng = 0, nt = 0, a, b, c;
@@ -445,7 +432,7 @@ int zf_zeroout_main(int argc, char **argv)
 
 	ret = parse(argc, argv, &o);
 	if (ret)
-		return ret < 0 ? 0 : ret;
+		return ret == ZF_OPT_DONE ? 0 : ret;
 	if (zf_split_list(o.strategies, &sbuf, &snames, &ns, &w))
 		return zf_bad_value("--strategies", o.strategies, w);
 	for (a = 0; a < ns; a++) {

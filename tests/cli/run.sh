@@ -7,6 +7,39 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
+# --- every subcommand's --help lists the options it listed when
+# tests/data/help-options.txt was written: one "SUBCOMMAND --option" a line, the
+# options a help line begins with ("  --name" or "  -x, --name"). An option taken
+# out of a help, or put in, shows here; a deliberate change rewrites the file:
+# tests/cli/run.sh --write-help-options
+help_options() {
+	"$bin" --help | sed -n 's/^  \([a-z][a-z0-9]*\) .*/\1/p' | while read -r c; do
+		"$bin" "$c" --help 2>&1 |
+			sed -n 's/^  \(-[A-Za-z], \)\{0,1\}\(--[a-z][a-z0-9-]*\).*/\2/p' |
+			sort -u | sed "s/^/$c /"
+	done
+}
+if [ "${1:-}" = --write-help-options ]; then
+	help_options >tests/data/help-options.txt
+	exit
+fi
+help_options >"$tmp/help-options"
+if diff tests/data/help-options.txt "$tmp/help-options" >"$tmp/diff"; then
+	ok "each subcommand's --help lists the options of tests/data/help-options.txt"
+else
+	fail "each subcommand's --help lists the options of tests/data/help-options.txt" \
+		"$(cat "$tmp/diff")"
+fi
+# --print-defaults: --name=value a line, from the table the parser takes them from
+if "$bin" sweep --print-defaults >"$tmp/defaults" &&
+	! grep -qv '^--[a-z][a-z-]*=.' "$tmp/defaults" &&
+	grep -qx -- --max-reps=30 "$tmp/defaults" && grep -qx -- --tasks=pow2 "$tmp/defaults" &&
+	"$bin" run --print-defaults | grep -qx -- --tasks=1; then
+	ok "run and sweep --print-defaults: each default as --name=value"
+else
+	fail "run and sweep --print-defaults: each default as --name=value" "$(cat "$tmp/defaults")"
+fi
+
 n=0
 # refused(): the command ran in $tmp/cwd; rc and stderr judged
 refused() {	# want rc label

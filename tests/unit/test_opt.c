@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The option table (harness/opt.c): defaults, parsing, refusals, --help. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../../harness/opt.h"
+#include "test.h"
+
+struct toy {
+	unsigned long count;
+	unsigned long long bytes;
+	const char *mode, *name;
+	bool loud;
+};
+
+enum { ONE = 1, TWO = 2 };
+
+static const char *const modes[] = { "fast", "slow", "odd", NULL };
+
+#define AT(f)	.off = offsetof(struct toy, f)
+
+static const struct zf_opt toy_table[] = {
+	{ .name = "count", .kind = ZF_OPT_ULONG, .cmds = ONE | TWO, AT(count), .min = 1, .max = 10,
+	  .def = "3", .arg = "N", .help = "how many" },
+	{ .name = "bytes", .kind = ZF_OPT_SIZE, .cmds = ONE, AT(bytes), .def = "2M", .arg = "B",
+	  .help = "a size, with a help long enough that it has to be wrapped onto a second line "
+	  "and a third" },
+	{ .name = "mode", .kind = ZF_OPT_WORD, .words = modes, .cmds = ONE, AT(mode), .arg = "M",
+	  .help = "one of three" },
+	{ .name = "name", .kind = ZF_OPT_STRING, .cmds = TWO, AT(name), .arg = "S",
+	  .help = "a name" },
+	{ .name = "names", .kind = ZF_OPT_STRING, .cmds = ONE, AT(name), .arg = "LIST",
+	  .help = "names" },
+	{ .name = "loud", .kind = ZF_OPT_FLAG, .cmds = ONE, AT(loud), .help = "say more" },
+	ZF_OPT_TAIL(ONE | TWO),
+};
+
+static int toy_parse(unsigned int cmd, struct toy *t, const char **typed, char **argv)
+{
+	struct zf_opt_set set = { .opts = toy_table, .n = sizeof(toy_table) / sizeof(toy_table[0]),
+				  .cmd = cmd == ONE ? "one" : "two", .cmd_bit = cmd, .usage = "" };
+	int argc = 0, err;
+
+	while (argv[argc])
+		argc++;
+	err = zf_opt_parse(&set, argc, argv, t);
+	if (typed)
+		*typed = zf_opt_typed(&set, "count");
+	zf_opt_free(&set);
+	return err;
+}
+
+TEST(opt_defaults_then_typed_values)
+{
+	char *none[] = { "one", NULL };
+	char *some[] = { "one", "--count", "7", "--bytes", "1G", "--mode", "slow", "--loud", NULL };
+	struct toy t = { 0 };
+	const char *typed;
+
+	ASSERT_EQ(toy_parse(ONE, &t, &typed, none), 0);
+	EXPECT_EQ(t.count, 3);
+	EXPECT_EQ(t.bytes, 2 << 20);
+	EXPECT_TRUE(!typed && !t.mode && !t.loud);
+	ASSERT_EQ(toy_parse(ONE, &t, &typed, some), 0);
+	EXPECT_EQ(t.count, 7);
+	EXPECT_EQ(t.bytes, 1ULL << 30);
+	EXPECT_STREQ(t.mode, "slow");
+	EXPECT_TRUE(typed && !strcmp(typed, "7") && t.loud);
+}
+
+TEST(opt_refusals_are_usage_errors)
+{
+	char *range[] = { "one", "--count", "11", NULL };
+	char *word[] = { "one", "--mode", "quick", NULL };
+	char *other[] = { "two", "--loud", NULL };
+	char *unknown[] = { "one", "--quiet", NULL };
+	char *operand[] = { "one", "extra", NULL };
+	struct toy t = { 0 };
+
+	EXPECT_EQ(toy_parse(ONE, &t, NULL, range), 2);
+	EXPECT_EQ(toy_parse(ONE, &t, NULL, word), 2);
+	EXPECT_EQ(toy_parse(TWO, &t, NULL, other), 2);	/* one's option, not two's */
+	EXPECT_EQ(toy_parse(ONE, &t, NULL, unknown), 2);
+	EXPECT_EQ(toy_parse(ONE, &t, NULL, operand), 2);
+}
+
+/* --nam matches name and names, one field: not ambiguous, and taken as name (two's) */
+TEST(opt_abbreviation_of_one_field_is_not_ambiguous)
+{
+	char *abbrev[] = { "two", "--nam", "x", NULL };
+	struct toy t = { 0 };
+
+	EXPECT_EQ(toy_parse(TWO, &t, NULL, abbrev), 0);
+	EXPECT_TRUE(t.name && !strcmp(t.name, "x"));
+}
+
+TEST(opt_help_lists_the_subcommands_options_in_80_columns)
+{
+	struct zf_opt_set set = { .opts = toy_table, .n = sizeof(toy_table) / sizeof(toy_table[0]),
+				  .cmd = "two", .cmd_bit = TWO, .usage = "usage: two\n" };
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	ASSERT_TRUE(out != NULL);
+	zf_opt_help(&set, out);
+	fclose(out);
+	EXPECT_TRUE(strstr(text, "  --count N           how many (default 3)\n") != NULL);
+	EXPECT_TRUE(strstr(text, "  --name S            a name\n") != NULL);
+	EXPECT_TRUE(strstr(text, "  -h, --help          this text\n") != NULL);
+	EXPECT_TRUE(!strstr(text, "--loud") && !strstr(text, "--bytes"));	/* one's */
+	set.cmd_bit = ONE;
+	free(text);
+	out = open_memstream(&text, &len);
+	ASSERT_TRUE(out != NULL);
+	zf_opt_help(&set, out);
+	fclose(out);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		EXPECT_TRUE(strlen(line) <= 80);
+	free(text);
+}
+
+TEST(opt_print_defaults_one_a_line)
+{
+	struct zf_opt_set set = { .opts = toy_table, .n = sizeof(toy_table) / sizeof(toy_table[0]),
+				  .cmd = "one", .cmd_bit = ONE, .usage = "" };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	ASSERT_TRUE(out != NULL);
+	zf_opt_print_defaults(&set, out);
+	fclose(out);
+	EXPECT_STREQ(text, "--count=3\n--bytes=2M\n");
+	free(text);
+}
