@@ -21,24 +21,28 @@ LDLIBS += $(HWLOC_LIBS) $(JANSSON_LIBS) -lnuma -lz -lm -pthread
 B ?= build
 
 BENCH := $(wildcard bench/*.c)
-HARNESS := $(filter-out harness/main.c,$(wildcard harness/*.c))
+# harness/ in rooms (docs/architecture.md): each room's headers are found by
+# name from any other
+ROOMS := $(wildcard harness/*/)
+ROOM_INC := $(patsubst %/,-iquote %,$(ROOMS))
+HARNESS := $(filter-out harness/cli/main.c,$(wildcard harness/*/*.c))
 LIB_OBJS := $(patsubst %.c,$(B)/%.o,$(BENCH) $(HARNESS))
 TEST_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard tests/unit/*.c))
 
 all: $(B)/hzfbench
 
-$(B)/%.o: %.c $(wildcard bench/*.h harness/*.h tests/unit/*.h)
+$(B)/%.o: %.c $(wildcard bench/*.h harness/*/*.h tests/unit/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(ROOM_INC) -c -o $@ $<
 
 # the revision is baked into meta.json; rebuild results.o when it changes
 $(B)/git-rev: FORCE
 	@mkdir -p $(B)
 	@echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' > $@
-$(B)/harness/results.o: $(B)/git-rev
-$(B)/harness/results.o: override CFLAGS += -DHZF_GIT_REV='"$(GIT_REV)"'
+$(B)/harness/out/results.o: $(B)/git-rev
+$(B)/harness/out/results.o: override CFLAGS += -DHZF_GIT_REV='"$(GIT_REV)"'
 
-$(B)/hzfbench $(B)/dist/hzfbench: $(B)/harness/main.o $(LIB_OBJS)
+$(B)/hzfbench $(B)/dist/hzfbench: $(B)/harness/cli/main.o $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -80,7 +84,7 @@ $(B)/refuse: tools/refuse.c
 
 # hzfbench's JSON reader for the tests: jsoncheck FILE [PATH]
 $(B)/jsoncheck: tools/jsoncheck.c $(LIB_OBJS)
-	$(CC) $(CFLAGS) -iquote harness $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(ROOM_INC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/hzftest: $(TEST_OBJS) $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -88,14 +92,14 @@ $(B)/hzftest: $(TEST_OBJS) $(LIB_OBJS)
 # hzfbench and tally, a strategy only the tests know (tests/strategy/): that
 # a sweep, the model and the charts take it in from its ops table alone
 # (tests/e2e.sh)
-$(B)/hzfbench-tally: $(B)/harness/main.o $(B)/tests/strategy/strategy_tally.o $(LIB_OBJS)
+$(B)/hzfbench-tally: $(B)/harness/cli/main.o $(B)/tests/strategy/strategy_tally.o $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the fuzz targets (tests/fuzz/fuzz_NAME.c): replay-NAME feeds files to one
 # with any compiler (make test replays the kept corpora and crashers; AFL++
 # can drive it, @@ for the file), fuzz-NAME is libFuzzer's (make fuzz)
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_INC := -iquote harness -iquote bench
+FUZZ_INC := $(ROOM_INC) -iquote bench
 $(B)/replay-%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB_OBJS)
 	$(CC) $(CFLAGS) $(FUZZ_INC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 $(B)/fuzz-%: tests/fuzz/fuzz_%.c $(LIB_OBJS)
@@ -176,16 +180,16 @@ fuzz-merge: fuzz
 # cppcheck, clang-tidy (.clang-tidy says which checks and why the few left
 # out), shellcheck; every finding fails. variableScope is off: kernel style
 # declares at the top of a block.
-LINT_C := $(BENCH) $(HARNESS) harness/main.c $(wildcard tests/unit/*.c tests/fuzz/*.c tests/strategy/*.c) \
+LINT_C := $(BENCH) $(HARNESS) harness/cli/main.c $(wildcard tests/unit/*.c tests/fuzz/*.c tests/strategy/*.c) \
 	tools/plainfault.c tools/refuse.c tools/jsoncheck.c
 LINT_SH := run.sh .ci/run tests/*.sh tests/cli/*.sh tools/*.sh
 lint:
 	@tools/deps.sh lint
 	cppcheck --enable=warning,style,performance,portability --suppress=variableScope \
-		--std=c11 --inline-suppr --quiet --error-exitcode=1 -I bench -I harness $(LINT_C)
+		--std=c11 --inline-suppr --quiet --error-exitcode=1 -I bench $(patsubst %/,-I %,$(ROOMS)) $(LINT_C)
 	@echo clang-tidy: $(words $(LINT_C)) files
 	@printf '%s\n' $(LINT_C) | xargs -P "$$(nproc)" -n 4 sh -c 'clang-tidy --quiet "$$@" -- \
-		-std=gnu11 -pthread -iquote bench -iquote harness -iquote tests/unit \
+		-std=gnu11 -pthread -iquote bench $(ROOM_INC) -iquote tests/unit \
 		-DHZF_VERSION=\"0\" -DHZF_GIT_REV=\"0\" 2>/dev/null' clang-tidy | \
 		{ ! grep -A3 -E 'warning:|error:'; }
 	shellcheck -x $(LINT_SH)

@@ -87,7 +87,7 @@ typedef void (*zf_put_fn)(struct zf_shared *zs, struct zf_mm *mm, struct zf_stat
 struct zf_pass;
 
 /*
- * How `hzfbench model` predicts a strategy's cost (harness/model.c,
+ * How `hzfbench model` predicts a strategy's cost (harness/analyze/model.c,
  * docs/model.md): where its get() takes a reference, if it takes one.
  */
 enum zf_model_kind {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fuzz target: the CSV reader compare, report, show, history and model read
- * results folders with (harness/csv.c). Whatever it accepts must be a
+ * results folders with (harness/out/csv.c). Whatever it accepts must be a
  * rectangle: every row as many fields as the header.
  */
 #include <stdint.h>

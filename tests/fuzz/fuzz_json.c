@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fuzz target: the meta.json reader (harness/json.c, over libjansson) that history, report
+ * Fuzz target: the meta.json reader (harness/out/json.c, over libjansson) that history, report
  * and compare use: validation, and the lookup of a dotted path. The first
  * line of the input is the path, the rest the document.
  */

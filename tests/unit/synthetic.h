@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-#include "../../harness/topo.h"
+#include "../../harness/run/topo.h"
 
 /* zf_topo_open() of HWLOC_SYNTHETIC=synthetic, the variable unset again */
 static inline int open_synthetic(struct zf_topo *topo, const char *synthetic)

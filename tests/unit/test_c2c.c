@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "../../bench/contend.h"
-#include "../../harness/c2c.h"
+#include "../../harness/run/c2c.h"
 #include "synthetic.h"
 #include "test.h"
 

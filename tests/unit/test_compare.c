@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../harness/buf.h"
-#include "../../harness/compare.h"
-#include "../../harness/csv.h"
-#include "../../harness/results.h"
+#include "../../harness/out/buf.h"
+#include "../../harness/analyze/compare.h"
+#include "../../harness/out/csv.h"
+#include "../../harness/out/results.h"
 #include "test.h"
 
 #define KEY_COLUMNS "strategy,fault,task_kind,tasks,placement,step,faults_per_pass"

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../harness/detect.h"
+#include "../../harness/doctor/detect.h"
 #include "test.h"
 
 /* /proc/vmstat text: thp_zero_page_alloc, _failed, thp_fault_fallback, thp_fault_alloc, thp_split_pmd */

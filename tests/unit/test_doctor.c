@@ -14,12 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../harness/cpustat.h"
-#include "../../harness/doctor.h"
-#include "../../harness/doctor_sample.h"
-#include "../../harness/doctorcmd.h"
-#include "../../harness/json.h"
-#include "../../harness/sysinfo.h"
+#include "../../harness/run/cpustat.h"
+#include "../../harness/doctor/doctor.h"
+#include "../../harness/doctor/doctor_sample.h"
+#include "../../harness/doctor/doctorcmd.h"
+#include "../../harness/out/json.h"
+#include "../../harness/doctor/sysinfo.h"
 #include "test.h"
 
 struct tree {

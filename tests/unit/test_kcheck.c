@@ -2,8 +2,8 @@
 /* Kernel-mode verification on fabricated /proc and /sys text; the kernel's own strategy. */
 #include <errno.h>
 
-#include "../../harness/kcheck.h"
-#include "../../harness/sysinfo.h"
+#include "../../harness/run/kcheck.h"
+#include "../../harness/doctor/sysinfo.h"
 #include "test.h"
 
 static const char vmstat[] =

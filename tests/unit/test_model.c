@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../harness/buf.h"
-#include "../../harness/csv.h"
-#include "../../harness/model.h"
+#include "../../harness/out/buf.h"
+#include "../../harness/out/csv.h"
+#include "../../harness/analyze/model.h"
 #include "synthetic.h"
 #include "test.h"
 

@@ -8,7 +8,7 @@
 #include <sched.h>
 #include <stdlib.h>
 
-#include "../../harness/numa.h"
+#include "../../harness/run/numa.h"
 #include "test.h"
 
 TEST(numa_move_pages_status_read_as_nodes)

@@ -2,7 +2,7 @@
 /* Option values: sizes, bounded numbers, task and CPU lists, name lists. */
 #include <stdlib.h>
 
-#include "../../harness/parse.h"
+#include "../../harness/cli/parse.h"
 #include "test.h"
 
 static unsigned long long size_of(const char *s)

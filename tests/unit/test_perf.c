@@ -6,8 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../../harness/perfcols.h"
-#include "../../harness/perfctr.h"
+#include "../../harness/out/perfcols.h"
+#include "../../harness/run/perfctr.h"
 #include "test.h"
 
 static int open_fds(void)

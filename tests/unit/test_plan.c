@@ -7,8 +7,8 @@
 #include <stdlib.h>
 
 #include "../../bench/probe.h"
-#include "../../harness/runner.h"
-#include "../../harness/timing.h"
+#include "../../harness/run/runner.h"
+#include "../../harness/run/timing.h"
 #include "test.h"
 
 /* 1 task: 10 ns a fault, a 0.1 ms barrier, 1 ms start, 0.5 ms stop */

@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../harness/buf.h"
-#include "../../harness/compat.h"
-#include "../../harness/csv.h"
-#include "../../harness/json.h"
-#include "../../harness/metrics.h"
-#include "../../harness/results.h"
-#include "../../harness/show.h"
-#include "../../harness/sysinfo.h"
+#include "../../harness/out/buf.h"
+#include "../../harness/cli/compat.h"
+#include "../../harness/out/csv.h"
+#include "../../harness/out/json.h"
+#include "../../harness/run/metrics.h"
+#include "../../harness/out/results.h"
+#include "../../harness/out/show.h"
+#include "../../harness/doctor/sysinfo.h"
 #include "test.h"
 
 TEST(csv_written_and_read_back)

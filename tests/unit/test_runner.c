@@ -10,9 +10,9 @@
 #include "../../bench/probe.h"
 #include "../../bench/tick.h"
 #include "../../bench/usemem.h"
-#include "../../harness/numa.h"
-#include "../../harness/runner.h"
-#include "../../harness/zeroout.h"
+#include "../../harness/run/numa.h"
+#include "../../harness/run/runner.h"
+#include "../../harness/run/zeroout.h"
 #include "test.h"
 
 static int small_run(const struct zf_strategy *s, enum zf_task_kind kind, int ntasks,

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "../../harness/stats.h"
+#include "../../harness/analyze/stats.h"
 #include "test.h"
 
 #define NEAR(x, want, tol)	EXPECT_TRUE(fabs((x) - (want)) < (tol))

@@ -2,7 +2,7 @@
 /* Placement plans on machines we do not have: hwloc synthetic topologies, exact PU lists. */
 #include <stdlib.h>
 
-#include "../../harness/topo.h"
+#include "../../harness/run/topo.h"
 #include "test.h"
 
 /* the PU list `placement` gives `ntasks` tasks on a synthetic machine */

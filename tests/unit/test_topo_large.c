@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../harness/buf.h"
+#include "../../harness/out/buf.h"
 #include "synthetic.h"
 #include "test.h"
 

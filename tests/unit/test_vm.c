@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../harness/cpio.h"
-#include "../../harness/vm.h"
+#include "../../harness/vm/cpio.h"
+#include "../../harness/vm/vm.h"
 #include "test.h"
 
 /* zf_vm_parse() of a command line given as one string of words */

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../bench/probe.h"
+#include "../../bench/probe.h"
 #include "buf.h"
 #include "runner.h"
 #include "sysinfo.h"

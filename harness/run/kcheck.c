@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/usemem.h"
+#include "../../bench/usemem.h"
 #include "kcheck.h"
 #include "sysinfo.h"
 

@@ -23,12 +23,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../bench/usemem.h"
+#include "../../bench/usemem.h"
 #include "kcheck.h"
 #include "numa.h"
 #include "sysinfo.h"
 #include "tasks.h"
-#include "../bench/tick.h"
+#include "../../bench/tick.h"
 
 static void futex_wait(_Atomic uint32_t *word, uint32_t val, long timeout_ms)
 {

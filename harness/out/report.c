@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../bench/strategy.h"
+#include "../../bench/strategy.h"
 #include "buf.h"
 #include "chartstyle.h"
 #include "csv.h"

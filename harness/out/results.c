@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "../bench/strategy.h"
+#include "../../bench/strategy.h"
 #include "chartstyle.h"
 #include "json.h"
 #include "kcheck.h"

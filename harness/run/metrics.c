@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../bench/probe.h"
+#include "../../bench/probe.h"
 #include "metrics.h"
 #include "stats.h"
 

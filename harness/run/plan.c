@@ -13,8 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../bench/probe.h"
-#include "../bench/strategy.h"
+#include "../../bench/probe.h"
+#include "../../bench/strategy.h"
 #include "sweep.h"
 #include "kcheck.h"
 #include "model.h"

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/contend.h"
-#include "../bench/probe.h"
-#include "../bench/usemem.h"
+#include "../../bench/contend.h"
+#include "../../bench/probe.h"
+#include "../../bench/usemem.h"
 #include "buf.h"
 #include "c2c.h"
 #include "parse.h"

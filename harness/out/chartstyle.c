@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "../bench/strategy.h"
+#include "../../bench/strategy.h"
 #include "chartstyle.h"
 
 void zf_chart_styles(struct zf_buf *b)

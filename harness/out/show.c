@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/strategy.h"
+#include "../../bench/strategy.h"
 #include "buf.h"
 #include "csv.h"
 #include "json.h"

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../bench/probe.h"
+#include "../../bench/probe.h"
 #include "buf.h"
 #include "compare.h"
 #include "csv.h"

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../bench/pingpong.h"
-#include "../bench/probe.h"
+#include "../../bench/pingpong.h"
+#include "../../bench/probe.h"
 #include "buf.h"
 #include "c2c.h"
 #include "opt.h"

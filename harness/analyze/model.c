@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/strategy.h"
+#include "../../bench/strategy.h"
 #include "csv.h"
 #include "model.h"
 #include "parse.h"

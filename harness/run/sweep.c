@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../bench/probe.h"
+#include "../../bench/probe.h"
 #include "doctorcmd.h"
 #include "metrics.h"
 #include "results.h"

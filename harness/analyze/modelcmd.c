@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../bench/strategy.h"
+#include "../../bench/strategy.h"
 #include "buf.h"
 #include "csv.h"
 #include "model.h"

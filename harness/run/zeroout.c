@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../bench/huge_zero.h"
+#include "../../bench/huge_zero.h"
 #include "buf.h"
 #include "chartstyle.h"
 #include "json.h"
@@ -39,7 +39,7 @@
 #include "sysinfo.h"
 #include "topo.h"
 #include "zeroout.h"
-#include "../bench/tick.h"
+#include "../../bench/tick.h"
 
 #define DEPTH		4		/* requests in flight before the oldest completes */
 #define FILE_SPAN	(256ULL << 20)	/* each task's stretch of the file, written round */

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../bench/strategy.h"
+#include "../../bench/strategy.h"
 #include "numa.h"
 #include "perfctr.h"
 #include "topo.h"

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../bench/probe.h"
-#include "../bench/strategy.h"
+#include "../../bench/probe.h"
+#include "../../bench/strategy.h"
 #include "compat.h"
 #include "c2c.h"
 #include "model.h"

@@ -10,12 +10,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "../bench/usemem.h"
+#include "../../bench/usemem.h"
 #include "cpustat.h"
 #include "kcheck.h"
 #include "numa.h"
 #include "tasks.h"
-#include "../bench/tick.h"
+#include "../../bench/tick.h"
 
 const char *zf_task_kind_name(enum zf_task_kind kind)
 {
