@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The option table (harness/opt.c): defaults, parsing, refusals, --help. */
+/* The option table (harness/cli/opt.c): defaults, parsing, refusals, --help. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../harness/opt.h"
+#include "../../harness/cli/opt.h"
 #include "test.h"
 
 struct toy {

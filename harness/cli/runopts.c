@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../bench/strategy.h"
+#include "../../bench/strategy.h"
 #include "numa.h"
 #include "parse.h"
 #include "perfctr.h"
