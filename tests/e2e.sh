@@ -1030,6 +1030,18 @@ else
 	fail "busy work: $want here, the loop under HZF_BUSY=loop, the unit in meta.json" "$(cat "$tmp/out")"
 fi
 
+# --- --reps auto stops at --min-reps at the soonest ---
+# a target of 100% is met by the first 6; the floor of 8 must hold it there
+if $bin run --strategy persistent --size 64M --reps auto --target-ci 100 --min-reps 8 \
+	--max-reps 12 --min-ms 10 --quiet --out "$tmp/minreps" >"$tmp/log" 2>&1 &&
+	[ "$(col "$tmp/minreps" reps)" = 8 ] &&
+	grep -q '"target_ci_pct": 100, "min_reps": 8' "$tmp/minreps/meta.json"; then
+	ok "--reps auto --min-reps 8: 8 repetitions where 6 met the target, min_reps in meta.json"
+else
+	fail "--reps auto --min-reps 8: 8 repetitions where 6 met the target, min_reps in meta.json" \
+		"reps: $(col "$tmp/minreps" reps)" "$(cat "$tmp/log")"
+fi
+
 # --- every make target the docs name has a rule that does something ---
 bad=
 while read -r t; do

@@ -200,8 +200,11 @@ static const struct zf_opt opt_table[] = {
 	  .help = "lifecycle: faults in each life" },
 	{ .name = "reps", CUSTOM(opt_reps), .cmds = ZF_CMD_MEASURE, FIELD(sw.reps), .arg = "R|auto",
 	  .def = "5", .help = "measured repetitions; auto: repeat until the 95% confidence "
-	  "interval of the median ns/fault is within --target-ci, at least 6 and at most "
-	  "--max-reps" },
+	  "interval of the median ns/fault is within --target-ci, at least --min-reps and at "
+	  "most --max-reps" },
+	{ .name = "min-reps", .kind = ZF_OPT_ULONG, .cmds = ZF_CMD_MEASURE, FIELD(sw.min_reps),
+	  .min = 6, .max = 100000, .arg = "N", .def = "6",
+	  .help = "--reps auto: at least this many, however soon the interval is met" },
 	{ .name = "max-reps", .kind = ZF_OPT_ULONG, .cmds = ZF_CMD_MEASURE, FIELD(sw.max_reps),
 	  .min = 6, .max = 100000, .arg = "N", .def = "30",
 	  .help = "--reps auto: at most this many" },
@@ -283,6 +286,10 @@ int zf_run_options_parse(const char *cmd, int argc, char **argv, struct zf_run_o
 	o->sw.events_given = zf_opt_typed(&o->opt, "events");
 	if (zf_opt_typed(&o->opt, "max-reps") && !o->sw.reps_auto)
 		return bad("--max-reps", zf_opt_typed(&o->opt, "max-reps"), "needs --reps auto");
+	if (zf_opt_typed(&o->opt, "min-reps") && !o->sw.reps_auto)
+		return bad("--min-reps", zf_opt_typed(&o->opt, "min-reps"), "needs --reps auto");
+	if (o->sw.reps_auto && o->sw.min_reps > o->sw.max_reps)
+		return bad("--min-reps", zf_opt_shown(&o->opt, "min-reps"), "more than --max-reps");
 	if (zf_opt_typed(&o->opt, "target-ci") && !o->sw.reps_auto)
 		return bad("--target-ci", zf_opt_typed(&o->opt, "target-ci"), "needs --reps auto");
 	fpl = zf_opt_shown(&o->opt, "faults-per-life");

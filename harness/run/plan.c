@@ -330,7 +330,9 @@ int zf_sweep_plan(struct zf_sweep *sw, struct zf_topo *topo, struct zf_plan *pla
 	size_t nconfigs = sw->nplacements * sw->ntasks * sw->nfaults * sw->nkinds * sw->nstrategies;
 	size_t c, nreal = 0;
 	unsigned long rounds = sw->reps_auto ? sw->max_reps : sw->reps;
-	unsigned long rounds_least = sw->reps_auto ? (sw->max_reps < 6 ? sw->max_reps : 6) : rounds;
+	/* --reps auto stops at --min-reps at the soonest, and never before 6 */
+	unsigned long least = sw->min_reps > 6 ? sw->min_reps : 6;
+	unsigned long rounds_least = sw->reps_auto ? (least < rounds ? least : rounds) : rounds;
 	double runs_s = 0, runs_least_s = 0, tasks_sum = 0, write_s = 0, write_least_s = 0;
 	unsigned long r;
 	int ret = 1;

@@ -54,8 +54,8 @@ static void options_json(struct zf_results *r, const struct zf_sweep *sw)
 	zf_buf_printf(b, "{\"size\": %llu, \"step\": %llu, \"fault_ns\": %lu, ", sw->size,
 		      sw->step, sw->fault_ns);
 	if (sw->reps_auto)
-		zf_buf_printf(b, "\"reps\": \"auto\", \"max_reps\": %lu, \"target_ci_pct\": %g, ",
-			      sw->max_reps, sw->target_ci_pct);
+		zf_buf_printf(b, "\"reps\": \"auto\", \"max_reps\": %lu, \"target_ci_pct\": %g, "
+			      "\"min_reps\": %lu, ", sw->max_reps, sw->target_ci_pct, sw->min_reps);
 	else
 		zf_buf_printf(b, "\"reps\": %lu, ", sw->reps);
 	zf_buf_printf(b, "\"warmup\": %lu, \"min_ms\": %lu, \"counter_node\": %d, "
@@ -285,7 +285,7 @@ static bool converged(const struct zf_sweep *sw, const struct zf_config_result *
 		zf_rep_metrics(&c->samples[(size_t)i * c->cfg.plan->ntasks], c->cfg.plan->ntasks, &m);
 		ns[i] = m.ns_per_fault;
 	}
-	enough = zf_reps_enough(ns, c->reps, sw->target_ci_pct);
+	enough = c->reps >= sw->min_reps && zf_reps_enough(ns, c->reps, sw->target_ci_pct);
 	free(ns);
 	return enough;
 }

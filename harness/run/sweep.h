@@ -27,6 +27,7 @@ struct zf_sweep {
 	unsigned long fault_ns, reps, warmup, min_ms;
 	bool reps_auto;			/* --reps auto: until the median's interval is narrow */
 	unsigned long max_reps;		/* --reps auto: at most this many */
+	unsigned long min_reps;		/* --reps auto: at least this many (6: five give no 95%) */
 	double target_ci_pct;		/* --reps auto: the interval's half-width, % of the median */
 	struct zf_sched sched;		/* --sched: each task's policy; policy -1: inherited */
 	const char *tag;		/* --tag: kept in meta.json and summary.csv */

@@ -150,6 +150,9 @@ bad "--reps: autox: not a number" run --reps autox
 bad "--max-reps: 12: needs --reps auto" run --max-reps 12
 bad "--max-reps: 5: too small" sweep --reps auto --max-reps 5
 bad "--max-reps: 99999999999999999999: too large" run --reps auto --max-reps 99999999999999999999
+bad "--min-reps: 8: needs --reps auto" run --min-reps 8
+bad "--min-reps: 5: too small" sweep --reps auto --min-reps 5
+bad "--min-reps: 10: more than --max-reps" run --reps auto --min-reps 10 --max-reps 8
 bad "--target-ci: 3: needs --reps auto" sweep --target-ci 3
 bad "--target-ci: 0: not a percentage in (0, 100]" run --reps auto --target-ci 0
 bad "--target-ci: 101: not a percentage in (0, 100]" run --reps auto --target-ci 101
