@@ -39,6 +39,33 @@ if "$bin" sweep --print-defaults >"$tmp/defaults" &&
 else
 	fail "run and sweep --print-defaults: each default as --name=value" "$(cat "$tmp/defaults")"
 fi
+# the docs and the option tables agree: every option a --help lists is
+# named in its subcommand's section of docs/ (sweep's in run's too, whose
+# options it takes), and each default the run table of docs/usage.md gives
+# is the one run --print-defaults prints
+section() {	# the text under "### `hzfbench CMD ..." in docs/, to the next heading
+	awk -v c="$1" '/^#/ { p = index($0, "`hzfbench " c " ") || index($0, "`hzfbench " c "`") }
+		p' docs/*.md
+}
+undoc=
+while read -r c opt; do
+	case $opt in --help | --print-defaults) continue ;; esac
+	{ section "$c"; [ "$c" = sweep ] && section run; } >"$tmp/section"
+	grep -qE -- "${opt}([^a-z-]|\$)" "$tmp/section" || undoc="$undoc $c:$opt"
+done <tests/data/help-options.txt
+section run | sed -n 's/^| `\(--[a-z-]*\)[^|]*|.*| \([^|]*\) |$/\1=\2/p' | tr -d '`' >"$tmp/doc-defaults"
+wrong=
+while IFS='=' read -r opt def; do
+	doc=$(grep -- "^$opt=" "$tmp/doc-defaults" | cut -d= -f2-)
+	[ "$opt" = --events ] && continue	# a list: the docs say what it holds
+	[ "$doc" = "$def" ] || wrong="$wrong $opt=$def(docs:${doc:-none})"
+done < <("$bin" run --print-defaults)
+if [ -z "$undoc$wrong" ]; then
+	ok "every option of every --help is in docs/, and the run table's defaults are run --print-defaults'"
+else
+	fail "every option of every --help is in docs/, and the run table's defaults are run --print-defaults'" \
+		"not in docs:${undoc:- none}" "defaults that differ:${wrong:- none}"
+fi
 
 n=0
 # refused(): the command ran in $tmp/cwd; rc and stderr judged
