@@ -699,11 +699,11 @@ if $bin model --from "$tmp/ms" >"$tmp/out" 2>&1 && [ "$(head -1 "$tmp/ms/model.c
 	[ "$(csv_rows "$tmp/ms/model.csv")" = "$(grep -cE '^(global|mmflag|persistent),' "$tmp/ms/summary.csv")" ] &&
 	grep -qE '^global,emulated,thread,2,compact,2097152,[0-9]+,0,[0-9.]+,,,,[0-9]+,,,[0-9.]+,0\.[0-9]+' "$tmp/ms/model.csv" &&
 	grep -q '"handoff": "c2c: ' "$tmp/ms/model.json" && grep -q 'meas/pred' "$tmp/out" &&
-	grep -q '"retries_per_get": 0.1610, "ns_per_fault_with_retries": ' "$tmp/ms/model.json" &&
+	grep -qE '"retries_per_get": 0\.16[0-9]*, "ns_per_fault_with_retries": ' "$tmp/ms/model.json" &&
 	! grep -q '^retries: global emulated thread 2 tasks: 0.16 ' "$tmp/out" &&
 	$bin model --from "$tmp/ms" --get-ns 20 --out "$tmp/ms-r" >"$tmp/out2" 2>&1 &&
 	grep -q '^retries: global emulated thread 2 tasks: 0.16 lost CAS a get (counters.csv), another get each: 107.440 ns/fault predicted' "$tmp/out2" &&
-	grep -q '"tasks": 1, .*"retries_per_get": 0.0000' "$tmp/ms/model.json"; then
+	grep -qE '"tasks": 1, .*"retries_per_get": 0[,.]' "$tmp/ms/model.json"; then
 	ok "model --from: every modelled configuration, summary.csv's columns, measured beside predicted, the run's lost CAS"
 else
 	fail "model --from: every modelled configuration, summary.csv's columns, measured beside predicted, the run's lost CAS" \

@@ -489,44 +489,56 @@ static void write_csv_row(struct zf_buf *b, const struct model_row *m, int ncols
 		zf_buf_printf(b, "\n");
 }
 
+/* model.json's row of one configuration; NULL when it could not be made */
+static json_t *json_row(const struct model_row *m)
+{
+	json_t *row = json_pack("{s:s, s:s, s:s, s:i, s:o, s:o, s:o, s:o, s:o}",
+				"strategy", m->strategy, "fault", m->fault, "task_kind", m->kind,
+				"tasks", m->tasks, "placement", zf_json_text(m->placement),
+				"fixed_ns", zf_json_real(m->fixed_ns), "get_ns", zf_json_real(m->get_ns),
+				"handoff_ns", zf_json_real(m->handoff_ns),
+				"line_ns", zf_json_real(m->out.line_ns));
+	bool life = !isnan(m->out.life_ns);
+
+	/* null where there is no figure: zf_json_real() says so for NaN */
+	if (row && json_object_update_new(row, json_pack("{s:o, s:o, s:o}",
+			"retries_per_get", zf_json_real(m->retries),
+			"ns_per_fault_with_retries",
+			zf_json_real(isnan(m->retries) ? NAN : m->with.ns_per_fault),
+			"teardown_ns", zf_json_real(life ? m->teardown_ns : NAN))))
+		goto fail;
+	if (row && life && json_object_update_new(row, json_pack("{s:o, s:o, s:o, s:o}",
+			"put_batch", zf_json_real(m->put_batch), "life_ns", zf_json_real(m->out.life_ns),
+			"put_ns", zf_json_real(m->out.put_ns),
+			"life_get_share", zf_json_real(m->out.life_get_share))))
+		goto fail;
+	if (row && !life && json_object_set_new(row, "life_ns", json_null()))
+		goto fail;
+	if (row && json_object_set_new(row, "domain",
+				       zf_json_text(m->outside[0] ? m->outside : "in the model")))
+		goto fail;
+	return row;
+fail:
+	json_decref(row);
+	return NULL;
+}
+
 static void write_json(struct zf_buf *b, const struct model_opts *o, const char *source,
 		       const struct model_row *rows, size_t n)
 {
+	json_t *jrows = json_array();
 	size_t i;
 
-	zf_buf_printf(b, "{\n  \"hzfbench_model\": 1,\n  \"preset\": ");
-	zf_buf_json_str(b, o->preset ? o->preset : "");
-	zf_buf_printf(b, ",\n  \"handoff\": ");
-	zf_buf_json_str(b, source);
-	zf_buf_printf(b, ",\n  \"from\": ");
-	zf_buf_json_str(b, o->from ? o->from : "");
-	zf_buf_printf(b, ",\n  \"rows\": [");
-	for (i = 0; i < n; i++) {
-		const struct model_row *m = &rows[i];
-
-		zf_buf_printf(b, "%s\n    {\"strategy\": \"%s\", \"fault\": \"%s\", \"task_kind\": \"%s\", "
-			      "\"tasks\": %d, \"placement\": ", i ? "," : "", m->strategy, m->fault,
-			      m->kind, m->tasks);
-		zf_buf_json_str(b, m->placement);
-		zf_buf_printf(b, ", \"fixed_ns\": %.3f, \"get_ns\": %.3f, \"handoff_ns\": %.3f, "
-			      "\"line_ns\": %.3f, \"retries_per_get\": ", m->fixed_ns, m->get_ns,
-			      m->handoff_ns, m->out.line_ns);
-		if (isnan(m->retries))
-			zf_buf_printf(b, "null, \"ns_per_fault_with_retries\": null");
-		else
-			zf_buf_printf(b, "%.4f, \"ns_per_fault_with_retries\": %.3f", m->retries,
-				      m->with.ns_per_fault);
-		if (isnan(m->out.life_ns))
-			zf_buf_printf(b, ", \"teardown_ns\": null, \"life_ns\": null");
-		else
-			zf_buf_printf(b, ", \"teardown_ns\": %.3f, \"put_batch\": %.2f, \"life_ns\": %.3f, "
-				      "\"put_ns\": %.3f, \"life_get_share\": %.5f", m->teardown_ns,
-				      m->put_batch, m->out.life_ns, m->out.put_ns, m->out.life_get_share);
-		zf_buf_printf(b, ", \"domain\": ");
-		zf_buf_json_str(b, m->outside[0] ? m->outside : "in the model");
-		zf_buf_printf(b, "}");
-	}
-	zf_buf_printf(b, "\n  ]\n}\n");
+	for (i = 0; i < n && jrows; i++)
+		if (json_array_append_new(jrows, json_row(&rows[i]))) {
+			json_decref(jrows);
+			jrows = NULL;
+		}
+	zf_json_dump_lines(json_pack("{s:i, s:o, s:o, s:o, s:o}", "hzfbench_model", 1,
+				     "preset", zf_json_text(o->preset ? o->preset : ""),
+				     "handoff", zf_json_text(source),
+				     "from", zf_json_text(o->from ? o->from : ""), "rows", jrows),
+			   true, b);
 }
 
 static void print_table(const struct model_row *rows, size_t n, bool measured)

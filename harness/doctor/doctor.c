@@ -260,7 +260,7 @@ void zf_doctor_print(const struct zf_doctor *d, FILE *f, bool warnings_only)
 			zf_doctor_count(d, ZF_DOCTOR_WARN), zf_doctor_count(d, ZF_DOCTOR_UNKNOWN));
 }
 
-void zf_doctor_json(const struct zf_doctor *d, struct zf_buf *b)
+json_t *zf_doctor_json_obj(const struct zf_doctor *d)
 {
 	json_t *factors = json_array();
 	int i;
@@ -277,9 +277,14 @@ void zf_doctor_json(const struct zf_doctor *d, struct zf_buf *b)
 			factors = NULL;
 		}
 	}
+	return json_pack("{s:o, s:o, s:i, s:i, s:i}", "cpus", zf_json_text(d->cpus),
+			 "factors", factors, "ok", zf_doctor_count(d, ZF_DOCTOR_OK),
+			 "warn", zf_doctor_count(d, ZF_DOCTOR_WARN),
+			 "unknown", zf_doctor_count(d, ZF_DOCTOR_UNKNOWN));
+}
+
+void zf_doctor_json(const struct zf_doctor *d, struct zf_buf *b)
+{
 	/* one line, as before: JSON_INDENT(0) keeps ", " and ": " */
-	zf_json_dump(json_pack("{s:o, s:o, s:i, s:i, s:i}", "cpus", zf_json_text(d->cpus),
-			       "factors", factors, "ok", zf_doctor_count(d, ZF_DOCTOR_OK),
-			       "warn", zf_doctor_count(d, ZF_DOCTOR_WARN),
-			       "unknown", zf_doctor_count(d, ZF_DOCTOR_UNKNOWN)), JSON_INDENT(0), b);
+	zf_json_dump(zf_doctor_json_obj(d), JSON_INDENT(0), b);
 }

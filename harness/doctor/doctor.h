@@ -14,6 +14,7 @@
 #include <hwloc.h>
 
 #include "buf.h"
+#include "json.h"
 
 enum zf_doctor_status { ZF_DOCTOR_OK, ZF_DOCTOR_WARN, ZF_DOCTOR_UNKNOWN };
 
@@ -52,6 +53,8 @@ int zf_doctor_count(const struct zf_doctor *d, enum zf_doctor_status s);
 void zf_doctor_print(const struct zf_doctor *d, FILE *f, bool warnings_only);
 /* {"cpus": ..., "factors": [...], "ok": N, "warn": N, "unknown": N} */
 void zf_doctor_json(const struct zf_doctor *d, struct zf_buf *b);
+/* the same as an object, for meta.json's "doctor"; NULL when it could not be made */
+json_t *zf_doctor_json_obj(const struct zf_doctor *d);
 
 /* the probes one by one, for the tests: each fills one factor */
 struct zf_doctor_sample;

@@ -71,26 +71,6 @@ void zf_buf_csv(struct zf_buf *b, const char *field, int last)
 	zf_buf_printf(b, "\"%s", last ? "\n" : ",");
 }
 
-void zf_buf_json_str(struct zf_buf *b, const char *s)
-{
-	zf_buf_printf(b, "\"");
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			zf_buf_printf(b, "\\%c", c);
-		else if (c == '\n')
-			zf_buf_printf(b, "\\n");
-		else if (c == '\t')
-			zf_buf_printf(b, "\\t");
-		else if (c < 0x20)
-			zf_buf_printf(b, "\\u%04x", c);
-		else
-			zf_buf_printf(b, "%c", c);
-	}
-	zf_buf_printf(b, "\"");
-}
-
 void zf_buf_free(struct zf_buf *b)
 {
 	free(b->text);

@@ -17,8 +17,6 @@ void zf_buf_printf(struct zf_buf *b, const char *fmt, ...)
 void zf_buf_append(struct zf_buf *b, const char *data, size_t n);
 /* one CSV field, quoted when it holds a comma, a quote or a newline */
 void zf_buf_csv(struct zf_buf *b, const char *field, int last);
-/* a JSON string literal */
-void zf_buf_json_str(struct zf_buf *b, const char *s);
 void zf_buf_free(struct zf_buf *b);
 
 /*

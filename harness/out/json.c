@@ -97,6 +97,9 @@ int zf_json_get(const char *text, const char *path, char *out, size_t len)
 
 json_t *zf_json_real(double v)
 {
+	/* a whole number as one, as printf's %g wrote it: 2, not 2.0 */
+	if (isfinite(v) && v == floor(v) && fabs(v) < 9007199254740992.0)
+		return json_integer((json_int_t)v);
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
@@ -152,6 +155,65 @@ int zf_json_dump(json_t *root, size_t flags, struct zf_buf *b)
 	else
 		b->oom = 1;
 	free(text);
+	json_decref(root);
+	return err;
+}
+
+#define LINE_FLAGS (JSON_ENCODE_ANY | JSON_INDENT(0) | JSON_REAL_PRECISION(10))
+
+/* an array of objects, one a line under its member; 0 or -ENOMEM */
+static int dump_rows(const json_t *a, struct zf_buf *b)
+{
+	json_t *row;
+	size_t i;
+	int err = 0;
+
+	zf_buf_printf(b, "[");
+	json_array_foreach(a, i, row) {
+		char *v = json_dumps(row, LINE_FLAGS);
+
+		if (v)
+			zf_buf_printf(b, "%s\n    %s", i ? "," : "", v);
+		else
+			err = -ENOMEM;
+		free(v);
+	}
+	zf_buf_printf(b, "\n  ]");
+	return err;
+}
+
+int zf_json_dump_lines(json_t *root, bool rows, struct zf_buf *b)
+{
+	const char *key;
+	json_t *value;
+	size_t left;
+	int err = json_is_object(root) ? 0 : -ENOMEM;
+
+	zf_buf_printf(b, "{\n");
+	left = err ? 0 : json_object_size(root);
+	json_object_foreach(root, key, value) {
+		json_t *name = json_string(key);
+		char *k = name ? json_dumps(name, JSON_ENCODE_ANY) : NULL;
+		bool as_rows = rows && json_array_size(value) && json_is_object(json_array_get(value, 0));
+		char *v = as_rows ? NULL : json_dumps(value, LINE_FLAGS);
+
+		if (k && (v || as_rows)) {
+			zf_buf_printf(b, "  %s: ", k);
+			if (as_rows)
+				err |= dump_rows(value, b);
+			else
+				zf_buf_printf(b, "%s", v);
+			zf_buf_printf(b, "%s\n", --left ? "," : "");
+		} else {
+			err = -ENOMEM;
+		}
+		free(k);
+		free(v);
+		json_decref(name);
+	}
+	zf_buf_printf(b, "}\n");
+	if (err)
+		b->oom = 1;
 	json_decref(root);
 	return err;
 }

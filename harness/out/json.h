@@ -3,6 +3,7 @@
 #ifndef HZF_JSON_H
 #define HZF_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
@@ -20,8 +21,8 @@ int zf_json_validate(const char *text);
 int zf_json_get(const char *text, const char *path, char *out, size_t len);
 
 /*
- * Building what is written: a real, or null where it is not finite (JSON has
- * no NaN); a string, or null for NULL, any byte that is not UTF-8 as '?'.
+ * Building what is written: a real (a whole one as an integer, as %g wrote
+ * it), or null where it is not finite (JSON has no NaN); a string, or null for NULL, any byte that is not UTF-8 as '?'.
  */
 json_t *zf_json_real(double v);
 json_t *zf_json_text(const char *s);
@@ -31,5 +32,13 @@ json_t *zf_json_text(const char *s);
  * dumped: a NULL root is an object that failed to be made.
  */
 int zf_json_dump(json_t *root, size_t flags, struct zf_buf *b);
+/*
+ * An object as hzfbench's files have always laid it out: one member a line,
+ * each value on that line (JSON_INDENT(0): ", " and ": "), so a grep of
+ * "key": value finds it. With rows, a member that is an array of objects has
+ * one of them a line (model.json's "rows"). root is released; -ENOMEM as
+ * zf_json_dump().
+ */
+int zf_json_dump_lines(json_t *root, bool rows, struct zf_buf *b);
 
 #endif

@@ -117,63 +117,44 @@ static int write_buf(struct zf_results *r, const char *name, struct zf_buf *b,
 	return err;
 }
 
-static void json_kv(struct zf_buf *b, const char *key, const char *value, bool comma)
+/* meta.json's members, in order: each set fails the whole when NULL */
+static int put(json_t *meta, const char *key, json_t *value)
 {
-	zf_buf_printf(b, "  ");
-	zf_buf_json_str(b, key);
-	zf_buf_printf(b, ": ");
-	zf_buf_json_str(b, value);
-	zf_buf_printf(b, "%s\n", comma ? "," : "");
+	return json_object_set_new(meta, key, value) ? -ENOMEM : 0;
 }
 
 /* the events asked for, and those this machine could not count, with why */
-static void write_perf_meta(struct zf_buf *b, const struct zf_results *r)
+static int put_perf(json_t *meta, const struct zf_results *r)
 {
-	size_t i, n = 0;
+	json_t *asked = json_array(), *refused = json_array(), *profile = json_null();
+	size_t i;
+	int err = 0;
 
-	zf_buf_printf(b, "  \"perf_events\": [");
 	for (i = 0; r->events && i < r->events->n; i++) {
-		zf_buf_printf(b, "%s", i ? ", " : "");
-		zf_buf_json_str(b, r->events->ev[i].name);
+		err |= json_array_append_new(asked, zf_json_text(r->events->ev[i].name));
+		if (r->perf_err[i])
+			err |= json_array_append_new(refused, json_pack("{s:o, s:i, s:o}",
+				"event", zf_json_text(r->events->ev[i].name), "errno", r->perf_err[i],
+				"error", zf_json_text(strerror(r->perf_err[i]))));
 	}
-	zf_buf_printf(b, "],\n  \"unsupported_events\": [");
-	for (i = 0; r->events && i < r->events->n; i++) {
-		if (!r->perf_err[i])
-			continue;
-		zf_buf_printf(b, "%s{\"event\": ", n++ ? ", " : "");
-		zf_buf_json_str(b, r->events->ev[i].name);
-		zf_buf_printf(b, ", \"errno\": %d, \"error\": ", r->perf_err[i]);
-		zf_buf_json_str(b, strerror(r->perf_err[i]));
-		zf_buf_printf(b, "}");
-	}
-	zf_buf_printf(b, "],\n  \"profile\": ");
-	if (!r->profile)
-		zf_buf_printf(b, "null,\n");
-	else if (!r->profile_err)
-		zf_buf_printf(b, "{\"period_ns\": %d, \"error\": null},\n", ZF_PROFILE_PERIOD_NS);
-	else {
-		zf_buf_printf(b, "{\"period_ns\": %d, \"error\": ", ZF_PROFILE_PERIOD_NS);
-		zf_buf_json_str(b, strerror(r->profile_err));
-		zf_buf_printf(b, "},\n");
-	}
+	if (r->profile)
+		profile = json_pack("{s:i, s:o}", "period_ns", ZF_PROFILE_PERIOD_NS, "error",
+				    zf_json_text(r->profile_err ? strerror(r->profile_err) : NULL));
+	err |= put(meta, "perf_events", asked);
+	err |= put(meta, "unsupported_events", refused);
+	err |= put(meta, "profile", profile);
+	return err ? -ENOMEM : 0;
 }
 
 /* what --set-thp changed for this run, null when hzfbench wrote nothing */
-static void write_set_thp(struct zf_buf *b)
+static int put_set_thp(json_t *meta)
 {
 	const struct zf_thp_saved *t = zf_thp_saved();
 
-	if (!t->active) {
-		zf_buf_printf(b, "  \"set_thp\": null,\n");
-		return;
-	}
-	zf_buf_printf(b, "  \"set_thp\": {\"enabled\": ");
-	zf_buf_json_str(b, t->mode);
-	zf_buf_printf(b, ", \"enabled_was\": ");
-	zf_buf_json_str(b, t->enabled_was);
-	zf_buf_printf(b, ", \"use_zero_page_was\": ");
-	zf_buf_json_str(b, t->zero_was);
-	zf_buf_printf(b, "},\n");
+	return put(meta, "set_thp", !t->active ? json_null() :
+		   json_pack("{s:o, s:o, s:o}", "enabled", zf_json_text(t->mode),
+			     "enabled_was", zf_json_text(t->enabled_was),
+			     "use_zero_page_was", zf_json_text(t->zero_was)));
 }
 
 /*
@@ -182,82 +163,87 @@ static void write_set_thp(struct zf_buf *b)
  * when hzfbench vm did not run this (doctor.hypervisor says whether the
  * machine itself is virtual).
  */
-static void write_vm(struct zf_buf *b)
+static int put_vm(json_t *meta)
 {
 	const char *vm = getenv("HZF_VM");
-	char accel[16];
+	json_t *desc = vm ? json_loads(vm, 0, NULL) : NULL;
+	const char *accel = json_string_value(json_object_get(desc, "accel"));
+	int err;
 
-	if (!vm || zf_json_validate(vm) || zf_json_get(vm, "accel", accel, sizeof(accel))) {
-		zf_buf_printf(b, "  \"virtualized\": null,\n");
-		return;
+	if (!accel) {
+		json_decref(desc);
+		return put(meta, "virtualized", json_null());
 	}
-	zf_buf_printf(b, "  \"virtualized\": ");
-	zf_buf_json_str(b, accel);
-	zf_buf_printf(b, ",\n  \"vm\": %s,\n", vm);
+	err = put(meta, "virtualized", json_string(accel));
+	return put(meta, "vm", desc) | err;
+}
+
+/* a copy of an object kept for every rewrite of meta.json, or null */
+static json_t *kept(json_t *v, json_t *none)
+{
+	return v ? json_deep_copy(v) : none;
 }
 
 static int write_meta(struct zf_results *r, bool complete, const char *end_time,
 		      char *why, size_t len)
 {
 	const struct zf_sysinfo *si = &r->si;
+	json_t *meta = json_object(), *argv = json_array();
 	struct zf_buf b = { 0 };
-	int i, err;
+	int i, err = 0;
 
-	zf_buf_printf(&b, "{\n");
-	json_kv(&b, "hzfbench_version", HZF_VERSION, true);
-	json_kv(&b, "git_revision", HZF_GIT_REV, true);
-	json_kv(&b, "compiler", __VERSION__, true);
-	json_kv(&b, "host", si->host, true);
-	json_kv(&b, "cpu_model", si->cpu_model, true);
-	json_kv(&b, "machine", si->machine, true);
-	zf_buf_printf(&b, "  \"online_cpus\": %ld,\n", si->online_cpus);
-	json_kv(&b, "kernel_release", si->kernel_release, true);
-	json_kv(&b, "kernel_version", si->kernel_version, true);
-	zf_buf_printf(&b, "  \"thp\": {\"enabled\": ");
-	zf_buf_json_str(&b, si->thp_enabled);
-	zf_buf_printf(&b, ", \"defrag\": ");
-	zf_buf_json_str(&b, si->thp_defrag);
-	zf_buf_printf(&b, ", \"use_zero_page\": ");
-	zf_buf_json_str(&b, si->thp_use_zero_page);
-	zf_buf_printf(&b, "},\n");
-	write_set_thp(&b);
-	write_perf_meta(&b, r);
-	json_kv(&b, "config_persistent_huge_zero_folio", si->persistent_huge_zero_folio, true);
-	json_kv(&b, "kernel_config_source", si->kernel_config_source, true);
-	json_kv(&b, "kernel_strategy", si->kernel_strategy, true);
-	write_vm(&b);
-	zf_buf_printf(&b, "  \"topology\": {\"source\": ");
-	zf_buf_json_str(&b, r->topo->source);
-	zf_buf_printf(&b, ", \"packages\": %d, \"numa_nodes\": %d, \"cores\": %d, \"pus\": %d},\n",
-		      r->topo->packages, r->topo->numa_nodes, r->topo->cores, r->topo->pus);
-	zf_buf_printf(&b, "  \"libnuma\": {\"available\": %s, \"max_node\": %d},\n",
-		      zf_numa_available() ? "true" : "false", zf_numa_max_node());
-	zf_buf_printf(&b, "  \"probes\": {\"inc_not_zero_ns\": %.3f, \"pointer_read_ns\": %.3f, "
-		      "\"busy_unit\": \"%s\", \"busy_iters_per_ns\": %.4f, \"busy_ns\": %.1f, \"busy_iters\": %lu, "
-		      "\"busy_call_ns\": %.2f, \"busy_iters_per_ns_end\": %.4f},\n",
-		      r->probe.inc_not_zero_ns, r->probe.pointer_read_ns,
-		      r->probe.busy_unit ? r->probe.busy_unit : "loop", r->probe.busy_iters_per_ns,
-		      r->probe.busy_ns, r->probe.busy_iters, r->probe.busy_call_ns,
-		      r->probe.busy_ipn_end);
-	zf_buf_printf(&b, "  \"command_line\": [");
-	for (i = 0; i < r->argc; i++) {
-		zf_buf_printf(&b, "%s", i ? ", " : "");
-		zf_buf_json_str(&b, r->argv[i]);
-	}
-	zf_buf_printf(&b, "],\n  \"options\": %s,\n", r->options.text ? r->options.text : "{}");
-	zf_buf_printf(&b, "  \"tag\": ");
-	if (r->tag)
-		zf_buf_json_str(&b, r->tag);
-	else
-		zf_buf_printf(&b, "null");
-	zf_buf_printf(&b, ",\n  \"doctor\": %s,\n", r->doctor.text ? r->doctor.text : "null");
-	zf_buf_printf(&b, "  \"configurations\": %u,\n", r->nconfigs);
-	zf_buf_printf(&b, "  \"numa_moved_pages\": %lu,\n", r->numa_moved_pages);
-	zf_timing_json(r, &b);
-	json_kv(&b, "start_time", r->start_time, true);
+	err |= put(meta, "hzfbench_version", json_string(HZF_VERSION));
+	err |= put(meta, "git_revision", zf_json_text(HZF_GIT_REV));
+	err |= put(meta, "compiler", zf_json_text(__VERSION__));
+	err |= put(meta, "host", zf_json_text(si->host));
+	err |= put(meta, "cpu_model", zf_json_text(si->cpu_model));
+	err |= put(meta, "machine", zf_json_text(si->machine));
+	err |= put(meta, "online_cpus", json_integer(si->online_cpus));
+	err |= put(meta, "kernel_release", zf_json_text(si->kernel_release));
+	err |= put(meta, "kernel_version", zf_json_text(si->kernel_version));
+	err |= put(meta, "thp", json_pack("{s:o, s:o, s:o}", "enabled", zf_json_text(si->thp_enabled),
+					  "defrag", zf_json_text(si->thp_defrag),
+					  "use_zero_page", zf_json_text(si->thp_use_zero_page)));
+	err |= put_set_thp(meta);
+	err |= put_perf(meta, r);
+	err |= put(meta, "config_persistent_huge_zero_folio",
+		   zf_json_text(si->persistent_huge_zero_folio));
+	err |= put(meta, "kernel_config_source", zf_json_text(si->kernel_config_source));
+	err |= put(meta, "kernel_strategy", zf_json_text(si->kernel_strategy));
+	err |= put_vm(meta);
+	err |= put(meta, "topology", json_pack("{s:o, s:i, s:i, s:i, s:i}",
+					       "source", zf_json_text(r->topo->source),
+					       "packages", r->topo->packages,
+					       "numa_nodes", r->topo->numa_nodes,
+					       "cores", r->topo->cores, "pus", r->topo->pus));
+	err |= put(meta, "libnuma", json_pack("{s:b, s:i}", "available", zf_numa_available(),
+					      "max_node", zf_numa_max_node()));
+	err |= put(meta, "probes", json_pack("{s:o, s:o, s:s, s:o, s:o, s:I, s:o, s:o}",
+		"inc_not_zero_ns", zf_json_real(r->probe.inc_not_zero_ns),
+		"pointer_read_ns", zf_json_real(r->probe.pointer_read_ns),
+		"busy_unit", r->probe.busy_unit ? r->probe.busy_unit : "loop",
+		"busy_iters_per_ns", zf_json_real(r->probe.busy_iters_per_ns),
+		"busy_ns", zf_json_real(r->probe.busy_ns), "busy_iters", (json_int_t)r->probe.busy_iters,
+		"busy_call_ns", zf_json_real(r->probe.busy_call_ns),
+		"busy_iters_per_ns_end", zf_json_real(r->probe.busy_ipn_end)));
+	for (i = 0; i < r->argc; i++)
+		err |= json_array_append_new(argv, zf_json_text(r->argv[i]));
+	err |= put(meta, "command_line", argv);
+	err |= put(meta, "options", kept(r->options, json_object()));
+	err |= put(meta, "tag", zf_json_text(r->tag));
+	err |= put(meta, "doctor", kept(r->doctor, json_null()));
+	err |= put(meta, "configurations", json_integer(r->nconfigs));
+	err |= put(meta, "numa_moved_pages", json_integer((json_int_t)r->numa_moved_pages));
+	err |= put(meta, "timing", zf_timing_json(r));
+	err |= put(meta, "start_time", zf_json_text(r->start_time));
 	if (end_time)
-		json_kv(&b, "end_time", end_time, true);
-	zf_buf_printf(&b, "  \"complete\": %s\n}\n", complete ? "true" : "false");
+		err |= put(meta, "end_time", zf_json_text(end_time));
+	err |= put(meta, "complete", json_boolean(complete));
+	if (err) {
+		json_decref(meta);
+		meta = NULL;
+	}
+	zf_json_dump_lines(meta, false, &b);
 	err = write_buf(r, "meta.json", &b, why, len);
 	zf_buf_free(&b);
 	return err;
@@ -787,8 +773,8 @@ void zf_results_free(struct zf_results *r)
 	free(r->runs);
 	r->runs = NULL;
 	r->nruns = r->runs_cap = 0;
-	zf_buf_free(&r->options);
-	zf_buf_free(&r->doctor);
+	json_decref(r->options);
+	json_decref(r->doctor);
 }
 
 char *zf_results_meta(const char *dir)

@@ -14,6 +14,7 @@
 
 #include "../../bench/probe.h"
 #include "buf.h"
+#include "json.h"
 #include "runner.h"
 #include "sysinfo.h"
 #include "topo.h"
@@ -63,7 +64,7 @@ struct zf_results {
 	struct zf_sysinfo si;
 	struct zf_probe probe;
 	struct zf_topo *topo;
-	struct zf_buf options;		/* a JSON object of the parsed options */
+	json_t *options;		/* the parsed options, an object; NULL: none yet */
 	struct zf_config_result *configs;
 	unsigned int nconfigs;		/* with at least one repetition kept */
 	const struct zf_perf_list *events;	/* what every task was asked to count */
@@ -71,7 +72,7 @@ struct zf_results {
 	bool profile;			/* --profile: tasks sampled where their time went */
 	int profile_err;		/* the first errno sampling gave, or 0 */
 	const char *tag;		/* --tag: a label for CI and slides; NULL none */
-	struct zf_buf doctor;		/* the doctor's snapshot, a JSON object; empty: none */
+	json_t *doctor;			/* the doctor's snapshot, an object; NULL: none */
 	struct zf_run_record *runs;	/* every run so far, in the order they ran: timing.csv */
 	size_t nruns, runs_cap;
 	uint64_t setup_ns;		/* the sweep's own, before its first run */

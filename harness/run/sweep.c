@@ -19,6 +19,7 @@
 #include "stats.h"
 #include "show.h"
 #include "interrupt.h"
+#include "json.h"
 #include "kcheck.h"
 #include "sweep.h"
 #include "sysinfo.h"
@@ -44,51 +45,86 @@ static void progress(const struct zf_run_config *cfg, size_t done, size_t total,
 	fflush(stderr);
 }
 
-static void options_json(struct zf_results *r, const struct zf_sweep *sw)
+/* a JSON array of n strings, name(i) each; NULL when it could not be made */
+static json_t *name_list(size_t n, const char *(*name)(const struct zf_sweep *sw, size_t i),
+			 const struct zf_sweep *sw)
 {
-	struct zf_buf *b = &r->options;
+	json_t *a = json_array();
 	size_t i;
 
-	char sched[32];
+	for (i = 0; i < n && a; i++)
+		if (json_array_append_new(a, zf_json_text(name(sw, i)))) {
+			json_decref(a);
+			a = NULL;
+		}
+	return a;
+}
 
-	zf_buf_printf(b, "{\"size\": %llu, \"step\": %llu, \"fault_ns\": %lu, ", sw->size,
-		      sw->step, sw->fault_ns);
-	if (sw->reps_auto)
-		zf_buf_printf(b, "\"reps\": \"auto\", \"max_reps\": %lu, \"target_ci_pct\": %g, "
-			      "\"min_reps\": %lu, ", sw->max_reps, sw->target_ci_pct, sw->min_reps);
-	else
-		zf_buf_printf(b, "\"reps\": %lu, ", sw->reps);
-	zf_buf_printf(b, "\"warmup\": %lu, \"min_ms\": %lu, \"counter_node\": %d, "
-		      "\"sched\": \"%s\", \"strategies\": [", sw->warmup, sw->min_ms,
-		      sw->counter_node, zf_sched_name(&sw->sched, sched, sizeof(sched)));
-	for (i = 0; i < sw->nstrategies; i++)
-		zf_buf_printf(b, "%s\"%s\"", i ? ", " : "", sw->strategies[i]->name);
-	zf_buf_printf(b, "], \"faults\": [");
-	for (i = 0; i < sw->nfaults; i++)
-		zf_buf_printf(b, "%s\"%s\"", i ? ", " : "", zf_fault_mode_name(sw->faults[i]));
-	zf_buf_printf(b, "], \"task_kinds\": [");
-	for (i = 0; i < sw->nkinds; i++)
-		zf_buf_printf(b, "%s\"%s\"", i ? ", " : "", zf_task_kind_name(sw->kinds[i]));
-	zf_buf_printf(b, "], \"placements\": [");
-	for (i = 0; i < sw->nplacements; i++) {
-		zf_buf_printf(b, "%s", i ? ", " : "");
-		zf_buf_json_str(b, sw->placements[i]);
-	}
-	zf_buf_printf(b, "], \"tasks\": [");
-	for (i = 0; i < sw->ntasks; i++)
-		zf_buf_printf(b, "%s%ld", i ? ", " : "", sw->tasks[i]);
-	zf_buf_printf(b, "], \"events\": [");
-	for (i = 0; i < sw->events.n; i++) {
-		zf_buf_printf(b, "%s", i ? ", " : "");
-		zf_buf_json_str(b, sw->events.ev[i].name);
-	}
-	zf_buf_printf(b, "], \"profile\": %s, \"shrink_hz\": %lu, \"workload\": \"%s\", "
-		      "\"inject\": ", sw->profile ? "true" : "false", sw->shrink_hz,
-		      zf_workload_name(sw->workload));
-	if (sw->inject)
-		zf_buf_printf(b, "{\"strategy\": \"%s\", \"ns\": %lu}}", sw->inject->name, sw->inject_ns);
-	else
-		zf_buf_printf(b, "null}");
+static const char *strategy_at(const struct zf_sweep *sw, size_t i)
+{
+	return sw->strategies[i]->name;
+}
+
+static const char *fault_at(const struct zf_sweep *sw, size_t i)
+{
+	return zf_fault_mode_name(sw->faults[i]);
+}
+
+static const char *kind_at(const struct zf_sweep *sw, size_t i)
+{
+	return zf_task_kind_name(sw->kinds[i]);
+}
+
+static const char *placement_at(const struct zf_sweep *sw, size_t i)
+{
+	return sw->placements[i];
+}
+
+static const char *event_at(const struct zf_sweep *sw, size_t i)
+{
+	return sw->events.ev[i].name;
+}
+
+/* meta.json's "options": what was parsed, in the order it has always had */
+static void options_json(struct zf_results *r, const struct zf_sweep *sw)
+{
+	json_t *o, *tasks = json_array();
+	char sched[32];
+	size_t i;
+
+	for (i = 0; i < sw->ntasks && tasks; i++)
+		if (json_array_append_new(tasks, json_integer(sw->tasks[i]))) {
+			json_decref(tasks);
+			tasks = NULL;
+		}
+	o = json_pack("{s:I, s:I, s:I}", "size", (json_int_t)sw->size, "step", (json_int_t)sw->step,
+		      "fault_ns", (json_int_t)sw->fault_ns);
+	if (o && json_object_update_new(o, sw->reps_auto ?
+			json_pack("{s:s, s:I, s:o, s:I}", "reps", "auto", "max_reps",
+				  (json_int_t)sw->max_reps, "target_ci_pct",
+				  zf_json_real(sw->target_ci_pct), "min_reps", (json_int_t)sw->min_reps) :
+			json_pack("{s:I}", "reps", (json_int_t)sw->reps)))
+		goto fail;
+	if (o && json_object_update_new(o, json_pack(
+			"{s:I, s:I, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:I, s:s, s:o}",
+			"warmup", (json_int_t)sw->warmup, "min_ms", (json_int_t)sw->min_ms,
+			"counter_node", sw->counter_node,
+			"sched", zf_sched_name(&sw->sched, sched, sizeof(sched)),
+			"strategies", name_list(sw->nstrategies, strategy_at, sw),
+			"faults", name_list(sw->nfaults, fault_at, sw),
+			"task_kinds", name_list(sw->nkinds, kind_at, sw),
+			"placements", name_list(sw->nplacements, placement_at, sw), "tasks", tasks,
+			"events", name_list(sw->events.n, event_at, sw), "profile", sw->profile,
+			"shrink_hz", (json_int_t)sw->shrink_hz,
+			"workload", zf_workload_name(sw->workload),
+			"inject", sw->inject ? json_pack("{s:s, s:I}", "strategy", sw->inject->name,
+							 "ns", (json_int_t)sw->inject_ns) : json_null())))
+		goto fail;
+	json_decref(r->options);
+	r->options = o;
+	return;
+fail:
+	json_decref(o);
 }
 
 /* every plan is made before anything runs: a bad combination fails at once */
@@ -267,7 +303,7 @@ static void doctor_snapshot(struct zf_results *r, struct zf_topo *topo, const st
 	struct zf_doctor *d = NULL;
 
 	if (topo->thissystem && !zf_doctor_snapshot(topo, plans, nplans, 100, &d))
-		zf_doctor_json(d, &r->doctor);
+		r->doctor = zf_doctor_json_obj(d);
 	zf_doctor_free(d);
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* timing.csv, and --plan's arithmetic: see timing.h. */
+#include <math.h>
 #include <string.h>
 
 #include "timing.h"
@@ -14,16 +15,22 @@ static uint64_t run_wall_ns(const struct zf_run_timing *t)
 	return t->start_ns + t->calibrate_ns + t->warmup_ns + t->measure_ns + t->stop_ns;
 }
 
-void zf_timing_json(const struct zf_results *r, struct zf_buf *b)
+/* seconds to the millisecond, as they were printed */
+static json_t *seconds(uint64_t ns)
+{
+	return json_real(round(ns / 1e6) / 1e3);
+}
+
+json_t *zf_timing_json(const struct zf_results *r)
 {
 	uint64_t runs = 0;
 	size_t i;
 
 	for (i = 0; i < r->nruns; i++)
 		runs += run_wall_ns(&r->runs[i].timing);
-	zf_buf_printf(b, "  \"timing\": {\"runs\": %zu, \"runs_s\": %.3f, \"setup_s\": %.3f, "
-		      "\"write_s\": %.3f},\n", r->nruns, runs / 1e9, r->setup_ns / 1e9,
-		      r->write_ns / 1e9);
+	return json_pack("{s:I, s:o, s:o, s:o}", "runs", (json_int_t)r->nruns,
+			 "runs_s", seconds(runs), "setup_s", seconds(r->setup_ns),
+			 "write_s", seconds(r->write_ns));
 }
 
 void zf_timing_csv(const struct zf_results *r, struct zf_buf *b)

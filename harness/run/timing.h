@@ -16,7 +16,7 @@
 void zf_timing_csv(const struct zf_results *r, struct zf_buf *b);
 
 /* meta.json's "timing" line: the runs, the set-up and the writing, in seconds */
-void zf_timing_json(const struct zf_results *r, struct zf_buf *b);
+json_t *zf_timing_json(const struct zf_results *r);
 
 /*
  * What one short probe run of --plan measured here: `tasks` tasks of one

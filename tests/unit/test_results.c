@@ -62,8 +62,7 @@ TEST(json_written_and_read_back)
 	char out[128];
 	size_t i;
 
-	zf_buf_printf(&b, "{\"host\": ");
-	zf_buf_json_str(&b, "a \"quoted\"\\name\n");
+	zf_buf_printf(&b, "{\"host\": \"a \\\"quoted\\\"\\\\name\\n\"");
 	zf_buf_printf(&b, ", \"thp\": {\"enabled\": \"madvise\", \"n\": [1, 2.5e3, {\"x\": null}]},"
 		      " \"complete\": false}");
 	ASSERT_EQ(zf_json_validate(b.text), 0);
@@ -95,11 +94,22 @@ TEST(json_written_through_jansson)
 	struct zf_buf b = { 0 };
 
 	/* NaN has no JSON: null; a byte that is not UTF-8 would make the file unreadable */
-	ASSERT_EQ(zf_json_dump(json_pack("{s:o, s:o, s:o, s:o}", "nan", zf_json_real(NAN),
-					 "half", zf_json_real(0.5), "tag", zf_json_text("caf\xe9 \xc3\xa9"),
+	ASSERT_EQ(zf_json_dump(json_pack("{s:o, s:o, s:o, s:o, s:o}", "nan", zf_json_real(NAN),
+					 "half", zf_json_real(0.5), "two", zf_json_real(2.0),
+					 "tag", zf_json_text("caf\xe9 \xc3\xa9"),
 					 "none", zf_json_text(NULL)), JSON_INDENT(0), &b), 0);
-	EXPECT_STREQ(b.text, "{\"nan\": null, \"half\": 0.5, \"tag\": \"caf? \xc3\xa9\", \"none\": null}");
+	EXPECT_STREQ(b.text, "{\"nan\": null, \"half\": 0.5, \"two\": 2, \"tag\": \"caf? \xc3\xa9\", "
+		     "\"none\": null}");
 	EXPECT_EQ(zf_json_validate(b.text), 0);
+	zf_buf_free(&b);
+	/* meta.json's layout: a member a line, each value whole on it */
+	ASSERT_EQ(zf_json_dump_lines(json_pack("{s:i, s:{s:[i,i]}}", "a", 1, "b", "c", 1, 2), false, &b),
+		  0);
+	EXPECT_STREQ(b.text, "{\n  \"a\": 1,\n  \"b\": {\"c\": [1, 2]}\n}\n");
+	zf_buf_free(&b);
+	/* model.json's rows: one a line */
+	ASSERT_EQ(zf_json_dump_lines(json_pack("{s:[{s:i},{s:i}]}", "rows", "x", 1, "x", 2), true, &b), 0);
+	EXPECT_STREQ(b.text, "{\n  \"rows\": [\n    {\"x\": 1},\n    {\"x\": 2}\n  ]\n}\n");
 	zf_buf_free(&b);
 	/* a part that could not be made fails the whole, and nothing is written */
 	EXPECT_EQ(zf_json_dump(NULL, 0, &b), -ENOMEM);
