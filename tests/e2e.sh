@@ -1069,7 +1069,8 @@ while read -r md; do
 		[[ $link == *#* ]] && frag=${link#*#}
 		target=$md
 		[ -n "$path" ] && target=$dir/$path
-		if [ ! -e "$target" ]; then
+		# a file of this tree: one outside it is not there for a reader of a clone
+		if [ ! -e "$target" ] || [[ $(realpath -m "$target") != "$PWD"/* ]]; then
 			broken="$broken $md:$link"
 		elif [ -n "$frag" ] && ! grep -E '^#+ ' "$target" | sed -E 's/^#+ //' | slug |
 			grep -qx -- "$frag"; then

@@ -178,10 +178,12 @@ static int put_vm(json_t *meta)
 	return put(meta, "vm", desc) | err;
 }
 
-/* a copy of an object kept for every rewrite of meta.json, or null */
-static json_t *kept(json_t *v, json_t *none)
+/* a copy of what is kept for every rewrite of meta.json; else {} or null */
+static json_t *kept(json_t *v, bool object)
 {
-	return v ? json_deep_copy(v) : none;
+	if (v)
+		return json_deep_copy(v);
+	return object ? json_object() : json_null();
 }
 
 static int write_meta(struct zf_results *r, bool complete, const char *end_time,
@@ -229,9 +231,9 @@ static int write_meta(struct zf_results *r, bool complete, const char *end_time,
 	for (i = 0; i < r->argc; i++)
 		err |= json_array_append_new(argv, zf_json_text(r->argv[i]));
 	err |= put(meta, "command_line", argv);
-	err |= put(meta, "options", kept(r->options, json_object()));
+	err |= put(meta, "options", kept(r->options, true));
 	err |= put(meta, "tag", zf_json_text(r->tag));
-	err |= put(meta, "doctor", kept(r->doctor, json_null()));
+	err |= put(meta, "doctor", kept(r->doctor, false));
 	err |= put(meta, "configurations", json_integer(r->nconfigs));
 	err |= put(meta, "numa_moved_pages", json_integer((json_int_t)r->numa_moved_pages));
 	err |= put(meta, "timing", zf_timing_json(r));
