@@ -473,16 +473,12 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 		zf_buf_printf(&csv, "%.6g,%.2f,%zu,%.6g,%.2f,%zu,%.2f,%.4g,%.4g,%s\n",
 			      w->base_median, w->base_sd, w->na, w->new_median, w->new_sd, w->nb,
 			      w->change, w->p, w->p_adj, w->verdict);
-		if (jrows && json_array_append_new(jrows, json_pack(
-				"{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s}", "metric", o->metrics[w->metric],
-				"configuration", zf_json_text(w->key),
-				"base_median", zf_json_real(w->base_median),
-				"new_median", zf_json_real(w->new_median),
-				"change_pct", zf_json_real(w->change), "p_value", zf_json_real(w->p),
-				"p_adjusted", zf_json_real(w->p_adj), "verdict", w->verdict))) {
-			json_decref(jrows);
-			jrows = NULL;
-		}
+		zf_json_push(&jrows, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:s}",
+			"metric", o->metrics[w->metric], "configuration", zf_json_text(w->key),
+			"base_median", zf_json_real(w->base_median),
+			"new_median", zf_json_real(w->new_median),
+			"change_pct", zf_json_real(w->change), "p_value", zf_json_real(w->p),
+			"p_adjusted", zf_json_real(w->p_adj), "verdict", w->verdict));
 	}
 	only_in(&csv, &base, &new, "only-in-base");
 	only_in(&csv, &new, &base, "only-in-new");
@@ -496,11 +492,8 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 		fprintf(out, "%d more beyond it in configurations not gated (--ungated): shown, "
 			"not counted\n", not_gated);
 	jungated = json_array();
-	for (m = 0; m < o->nungated && jungated; m++)
-		if (json_array_append_new(jungated, zf_json_text(o->ungated[m]))) {
-			json_decref(jungated);
-			jungated = NULL;
-		}
+	for (m = 0; m < o->nungated; m++)
+		zf_json_push(&jungated, zf_json_text(o->ungated[m]));
 	zf_json_dump(json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:i, s:o}",
 			       "base", zf_json_text(o->base), "new", zf_json_text(o->new_dir),
 			       "threshold_pct", zf_json_real(o->threshold_pct),

@@ -529,11 +529,8 @@ static void write_json(struct zf_buf *b, const struct model_opts *o, const char 
 	json_t *jrows = json_array();
 	size_t i;
 
-	for (i = 0; i < n && jrows; i++)
-		if (json_array_append_new(jrows, json_row(&rows[i]))) {
-			json_decref(jrows);
-			jrows = NULL;
-		}
+	for (i = 0; i < n; i++)
+		zf_json_push(&jrows, json_row(&rows[i]));
 	zf_json_dump_lines(json_pack("{s:i, s:o, s:o, s:o, s:o}", "hzfbench_model", 1,
 				     "preset", zf_json_text(o->preset ? o->preset : ""),
 				     "handoff", zf_json_text(source),

@@ -265,17 +265,14 @@ json_t *zf_doctor_json_obj(const struct zf_doctor *d)
 	json_t *factors = json_array();
 	int i;
 
-	for (i = 0; i < d->n && factors; i++) {
+	for (i = 0; i < d->n; i++) {
 		const struct zf_doctor_factor *x = &d->f[i];
 
 		/* json_pack() fails whole, and releases its "o"s, when any part is NULL */
-		if (json_array_append_new(factors, json_pack("{s:s, s:s, s:o, s:o}", "name", x->name,
-							     "status", zf_doctor_status_name(x->status),
-							     "value", zf_json_text(said(x->value)),
-							     "fix", zf_json_text(x->fix && x->fix[0] ? x->fix : NULL)))) {
-			json_decref(factors);
-			factors = NULL;
-		}
+		zf_json_push(&factors, json_pack("{s:s, s:s, s:o, s:o}", "name", x->name,
+						 "status", zf_doctor_status_name(x->status),
+						 "value", zf_json_text(said(x->value)),
+						 "fix", zf_json_text(x->fix && x->fix[0] ? x->fix : NULL)));
 	}
 	return json_pack("{s:o, s:o, s:i, s:i, s:i}", "cpus", zf_json_text(d->cpus),
 			 "factors", factors, "ok", zf_doctor_count(d, ZF_DOCTOR_OK),

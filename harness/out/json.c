@@ -145,6 +145,15 @@ json_t *zf_json_text(const char *s)
 	return v;
 }
 
+void zf_json_push(json_t **a, json_t *v)
+{
+	/* jansson releases v itself when *a is not an array (NULL) */
+	if (json_array_append_new(*a, v)) {
+		json_decref(*a);
+		*a = NULL;
+	}
+}
+
 int zf_json_dump(json_t *root, size_t flags, struct zf_buf *b)
 {
 	char *text = root ? json_dumps(root, flags | JSON_REAL_PRECISION(10)) : NULL;

@@ -27,6 +27,12 @@ int zf_json_get(const char *text, const char *path, char *out, size_t len);
 json_t *zf_json_real(double v);
 json_t *zf_json_text(const char *s);
 /*
+ * v appended to the array *a. Where that fails (v NULL: a part not made; no
+ * memory), *a is released and NULL, so that what holds it fails whole; on a
+ * NULL *a, v is released.
+ */
+void zf_json_push(json_t **a, json_t *v);
+/*
  * root's text appended to b (JSON_INDENT(n) in flags, reals to 10 digits),
  * then root released; -ENOMEM (b's oom set) when it could not be built or
  * dumped: a NULL root is an object that failed to be made.

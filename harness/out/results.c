@@ -131,9 +131,9 @@ static int put_perf(json_t *meta, const struct zf_results *r)
 	int err = 0;
 
 	for (i = 0; r->events && i < r->events->n; i++) {
-		err |= json_array_append_new(asked, zf_json_text(r->events->ev[i].name));
+		zf_json_push(&asked, zf_json_text(r->events->ev[i].name));
 		if (r->perf_err[i])
-			err |= json_array_append_new(refused, json_pack("{s:o, s:i, s:o}",
+			zf_json_push(&refused, json_pack("{s:o, s:i, s:o}",
 				"event", zf_json_text(r->events->ev[i].name), "errno", r->perf_err[i],
 				"error", zf_json_text(strerror(r->perf_err[i]))));
 	}
@@ -229,7 +229,7 @@ static int write_meta(struct zf_results *r, bool complete, const char *end_time,
 		"busy_call_ns", zf_json_real(r->probe.busy_call_ns),
 		"busy_iters_per_ns_end", zf_json_real(r->probe.busy_ipn_end)));
 	for (i = 0; i < r->argc; i++)
-		err |= json_array_append_new(argv, zf_json_text(r->argv[i]));
+		zf_json_push(&argv, zf_json_text(r->argv[i]));
 	err |= put(meta, "command_line", argv);
 	err |= put(meta, "options", kept(r->options, true));
 	err |= put(meta, "tag", zf_json_text(r->tag));

@@ -45,86 +45,55 @@ static void progress(const struct zf_run_config *cfg, size_t done, size_t total,
 	fflush(stderr);
 }
 
-/* a JSON array of n strings, name(i) each; NULL when it could not be made */
-static json_t *name_list(size_t n, const char *(*name)(const struct zf_sweep *sw, size_t i),
-			 const struct zf_sweep *sw)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; i < n && a; i++)
-		if (json_array_append_new(a, zf_json_text(name(sw, i)))) {
-			json_decref(a);
-			a = NULL;
-		}
-	return a;
-}
-
-static const char *strategy_at(const struct zf_sweep *sw, size_t i)
-{
-	return sw->strategies[i]->name;
-}
-
-static const char *fault_at(const struct zf_sweep *sw, size_t i)
-{
-	return zf_fault_mode_name(sw->faults[i]);
-}
-
-static const char *kind_at(const struct zf_sweep *sw, size_t i)
-{
-	return zf_task_kind_name(sw->kinds[i]);
-}
-
-static const char *placement_at(const struct zf_sweep *sw, size_t i)
-{
-	return sw->placements[i];
-}
-
-static const char *event_at(const struct zf_sweep *sw, size_t i)
-{
-	return sw->events.ev[i].name;
-}
-
 /* meta.json's "options": what was parsed, in the order it has always had */
 static void options_json(struct zf_results *r, const struct zf_sweep *sw)
 {
-	json_t *o, *tasks = json_array();
+	json_t *strategies = json_array(), *faults = json_array(), *kinds = json_array();
+	json_t *placements = json_array(), *tasks = json_array(), *events = json_array();
+	json_t *o, *reps, *rest;
 	char sched[32];
 	size_t i;
+	int err;
 
-	for (i = 0; i < sw->ntasks && tasks; i++)
-		if (json_array_append_new(tasks, json_integer(sw->tasks[i]))) {
-			json_decref(tasks);
-			tasks = NULL;
-		}
+	for (i = 0; i < sw->nstrategies; i++)
+		zf_json_push(&strategies, zf_json_text(sw->strategies[i]->name));
+	for (i = 0; i < sw->nfaults; i++)
+		zf_json_push(&faults, zf_json_text(zf_fault_mode_name(sw->faults[i])));
+	for (i = 0; i < sw->nkinds; i++)
+		zf_json_push(&kinds, zf_json_text(zf_task_kind_name(sw->kinds[i])));
+	for (i = 0; i < sw->nplacements; i++)
+		zf_json_push(&placements, zf_json_text(sw->placements[i]));
+	for (i = 0; i < sw->ntasks; i++)
+		zf_json_push(&tasks, json_integer(sw->tasks[i]));
+	for (i = 0; i < sw->events.n; i++)
+		zf_json_push(&events, zf_json_text(sw->events.ev[i].name));
 	o = json_pack("{s:I, s:I, s:I}", "size", (json_int_t)sw->size, "step", (json_int_t)sw->step,
 		      "fault_ns", (json_int_t)sw->fault_ns);
-	if (o && json_object_update_new(o, sw->reps_auto ?
-			json_pack("{s:s, s:I, s:o, s:I}", "reps", "auto", "max_reps",
-				  (json_int_t)sw->max_reps, "target_ci_pct",
-				  zf_json_real(sw->target_ci_pct), "min_reps", (json_int_t)sw->min_reps) :
-			json_pack("{s:I}", "reps", (json_int_t)sw->reps)))
-		goto fail;
-	if (o && json_object_update_new(o, json_pack(
-			"{s:I, s:I, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:I, s:s, s:o}",
-			"warmup", (json_int_t)sw->warmup, "min_ms", (json_int_t)sw->min_ms,
-			"counter_node", sw->counter_node,
-			"sched", zf_sched_name(&sw->sched, sched, sizeof(sched)),
-			"strategies", name_list(sw->nstrategies, strategy_at, sw),
-			"faults", name_list(sw->nfaults, fault_at, sw),
-			"task_kinds", name_list(sw->nkinds, kind_at, sw),
-			"placements", name_list(sw->nplacements, placement_at, sw), "tasks", tasks,
-			"events", name_list(sw->events.n, event_at, sw), "profile", sw->profile,
-			"shrink_hz", (json_int_t)sw->shrink_hz,
-			"workload", zf_workload_name(sw->workload),
-			"inject", sw->inject ? json_pack("{s:s, s:I}", "strategy", sw->inject->name,
-							 "ns", (json_int_t)sw->inject_ns) : json_null())))
-		goto fail;
+	reps = sw->reps_auto ?
+		json_pack("{s:s, s:I, s:o, s:I}", "reps", "auto", "max_reps", (json_int_t)sw->max_reps,
+			  "target_ci_pct", zf_json_real(sw->target_ci_pct),
+			  "min_reps", (json_int_t)sw->min_reps) :
+		json_pack("{s:I}", "reps", (json_int_t)sw->reps);
+	/* made whole, whatever failed before: json_pack() releases its "o"s either way */
+	rest = json_pack("{s:I, s:I, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:I, s:s, s:o}",
+			 "warmup", (json_int_t)sw->warmup, "min_ms", (json_int_t)sw->min_ms,
+			 "counter_node", sw->counter_node,
+			 "sched", zf_sched_name(&sw->sched, sched, sizeof(sched)),
+			 "strategies", strategies, "faults", faults, "task_kinds", kinds,
+			 "placements", placements, "tasks", tasks, "events", events,
+			 "profile", sw->profile, "shrink_hz", (json_int_t)sw->shrink_hz,
+			 "workload", zf_workload_name(sw->workload),
+			 "inject", sw->inject ? json_pack("{s:s, s:I}", "strategy", sw->inject->name,
+							  "ns", (json_int_t)sw->inject_ns) : json_null());
+	/* json_object_update_new() releases its second either way, in this order */
+	err = json_object_update_new(o, reps);
+	err |= json_object_update_new(o, rest);
+	if (err) {
+		json_decref(o);
+		return;
+	}
 	json_decref(r->options);
 	r->options = o;
-	return;
-fail:
-	json_decref(o);
 }
 
 /* every plan is made before anything runs: a bad combination fails at once */

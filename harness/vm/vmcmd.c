@@ -46,11 +46,8 @@ static int write_vm_json(const struct vm_state *s, bool complete)
 	int i, err;
 
 	zf_utc_time(stamp, sizeof(stamp), false);
-	for (i = 0; i < s->o.ncmd && command; i++)
-		if (json_array_append_new(command, zf_json_text(s->o.cmd[i]))) {
-			json_decref(command);
-			command = NULL;
-		}
+	for (i = 0; i < s->o.ncmd; i++)
+		zf_json_push(&command, zf_json_text(s->o.cmd[i]));
 	root = json_pack("{s:o, s:s, s:o, s:I, s:I, s:i, s:o}",
 			 "vm", zf_vm_json(&s->o, s->accel, s->kernel,
 					  s->boot.console.up ? s->boot.console.release : NULL),

@@ -111,6 +111,17 @@ TEST(json_written_through_jansson)
 	ASSERT_EQ(zf_json_dump_lines(json_pack("{s:[{s:i},{s:i}]}", "rows", "x", 1, "x", 2), true, &b), 0);
 	EXPECT_STREQ(b.text, "{\n  \"rows\": [\n    {\"x\": 1},\n    {\"x\": 2}\n  ]\n}\n");
 	zf_buf_free(&b);
+	/* an array a part of which could not be made is dropped whole, and stays so */
+	{
+		json_t *a = json_array();
+
+		zf_json_push(&a, json_integer(1));
+		ASSERT_EQ(json_array_size(a), 1);
+		zf_json_push(&a, NULL);
+		EXPECT_TRUE(a == NULL);
+		zf_json_push(&a, json_integer(2));	/* released: LeakSanitizer holds it */
+		EXPECT_TRUE(a == NULL);
+	}
 	/* a part that could not be made fails the whole, and nothing is written */
 	EXPECT_EQ(zf_json_dump(NULL, 0, &b), -ENOMEM);
 	EXPECT_TRUE(b.oom);
