@@ -204,10 +204,11 @@ const char *zf_opt_typed(const struct zf_opt_set *set, const char *name)
 
 const char *zf_opt_shown(const struct zf_opt_set *set, const char *name)
 {
-	const char *typed = zf_opt_typed(set, name);
 	long at = find(set, name);
 
-	return typed ? typed : at < 0 ? NULL : set->opts[at].def;
+	if (at < 0)
+		return NULL;
+	return set->typed && set->typed[at] ? set->typed[at] : set->opts[at].def;
 }
 
 /* text's words from column col on, wrapped at HELP_WIDTH to HELP_INDENT */

@@ -133,7 +133,8 @@ static int opt_counter_node(const char *opt, const char *arg, void *opts)
 			 zf_numa_max_node());
 		err = bad(opt, arg, reason);
 	}
-	o->sw.counter_node = v;
+	if (!err)
+		o->sw.counter_node = v;
 	return err;
 }
 
