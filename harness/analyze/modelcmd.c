@@ -749,16 +749,18 @@ static const struct zf_opt model_table[] = {
 	{ .name = "preset", .kind = ZF_OPT_STRING, FIELD(preset), .arg = "seed-007",
 	  .help = "seed 007's 2-socket Haswell-EP, 72 tasks, 2 MiB steps, and the seed's "
 	  "reported runtimes and get share beside the prediction" },
-	{ .name = "out", .kind = ZF_OPT_STRING, FIELD(out), .arg = "DIR",
+	{ .name = "out", .kind = ZF_OPT_STRING, .check = zf_out_check, FIELD(out), .arg = "DIR",
 	  .help = "where model.csv goes: new or empty (default: DIR of --from, else "
 	  "results/<UTC time>-<host>)" },
 	ZF_OPT_TAIL(1),
 };
 
+const struct zf_opt_set zf_model_opts = ZF_OPT_SET_OF(model_table, "model", model_usage);
+
 /* 0, 2 (said) or ZF_OPT_DONE */
 static int parse_opts(int argc, char **argv, struct model_opts *o)
 {
-	struct zf_opt_set set = ZF_OPT_SET_OF(model_table, "model", model_usage);
+	struct zf_opt_set set = zf_model_opts;
 	int err = zf_opt_parse(&set, argc, argv, o);
 
 	zf_opt_free(&set);

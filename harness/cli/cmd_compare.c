@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* compare: two results folders, LKP style. */
 #include <getopt.h>
-#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "compare.h"
+#include "opt.h"
 #include "parse.h"
 #include "sweep.h"
 
@@ -19,107 +20,99 @@ static const char compare_usage[] =
 "  metric's repetitions against each other: median ± %stddev, %change, and\n"
 "  the two-sided Mann-Whitney U p-value. Writes compare.csv and compare.json\n"
 "  (into NEW_DIR, or --out). Exit status 1 when a configuration regressed:\n"
-"  p < alpha and worse by more than the threshold; 0 otherwise; 2 on bad input.\n"
-"  --metric LIST       ns_per_fault, faults_per_sec, teardown_ns_per_fault,\n"
-"                      fairness_min_max, get_ns_in_fault (default: the first three)\n"
-"  --threshold PCT     the change that counts as a regression (default 10)\n"
-"  --alpha A           the significance level (default 0.05)\n"
-"  --out DIR           where compare.csv and compare.json go (default NEW_DIR)\n"
-"  --normalize S       compare each repetition over the same repetition of\n"
-"                      strategy S in its configuration (a ratio: what a CI on\n"
-"                      other machines can hold against a committed baseline)\n"
-"  --ungated PATTERN   test and show the configurations whose key matches, but\n"
-"                      never fail on them (verdict regressed-ungated): fields\n"
-"                      in key order, strategy,fault,task_kind,tasks,..., '*'\n"
-"                      for any, the rest any: global,*,*,2 (repeatable, 8 at most)\n"
-"  --quiet             no table\n";
+"  p < alpha and worse by more than the threshold; 0 otherwise; 2 on bad input.\n";
 
-/* a decimal number in [min, max], all of arg */
-static int parse_double_opt(const char *opt, const char *arg, double min, double max, double *out)
+static const char metric_names[] = "ns_per_fault, faults_per_sec, teardown_ns_per_fault, "
+				   "fairness_min_max, get_ns_in_fault";
+
+/* --metric LIST: names into o->metrics, each cut out of the list where it is */
+static int opt_metric(const char *opt, const char *arg, void *opts)
 {
-	char *end;
+	struct zf_compare_opts *o = opts;
+	char *list = (char *)arg, *w, *save = NULL;
+	char why[160];
+	bool higher;
 
-	errno = 0;
-	*out = strtod(arg, &end);
-	if (!*arg || *end || errno || isnan(*out))
-		return bad(opt, arg, "not a number");
-	if (*out < min || *out > max) {
-		char why[64];
-
-		snprintf(why, sizeof(why), "out of range (%g to %g)", min, max);
-		return bad(opt, arg, why);
+	o->nmetrics = 0;
+	if (!*list || strspn(list, ",") == strlen(list))
+		return bad(opt, arg, "empty list");
+	for (w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (o->nmetrics == 8)
+			return bad(opt, w, "too many metrics");
+		if (!zf_compare_metric_known(w, &higher)) {
+			snprintf(why, sizeof(why), "not a metric (%s)", metric_names);
+			return bad(opt, w, why);
+		}
+		o->metrics[o->nmetrics++] = w;
 	}
 	return 0;
 }
 
+static int opt_normalize(const char *opt, const char *arg, void *opts)
+{
+	struct zf_compare_opts *o = opts;
+	char names[160];
+
+	if (!zf_strategy_find(arg))
+		return bad(opt, arg, zf_strategy_not_one(names, sizeof(names), "a strategy", NULL));
+	o->normalize = arg;
+	return 0;
+}
+
+static int opt_ungated(const char *opt, const char *arg, void *opts)
+{
+	struct zf_compare_opts *o = opts;
+	const char *why;
+
+	if (o->nungated == 8)
+		return bad(opt, arg, "8 patterns at most");
+	if (zf_compare_pattern_check(arg, &why))
+		return bad(opt, arg, why);
+	o->ungated[o->nungated++] = arg;
+	return 0;
+}
+
+#define FIELD(f)	.off = offsetof(struct zf_compare_opts, f)
+#define CUSTOM(fn)	.kind = ZF_OPT_CUSTOM, .parse = fn
+
+static const struct zf_opt compare_table[] = {
+	{ .name = "metric", CUSTOM(opt_metric), .cmds = 1, FIELD(metrics), .arg = "LIST",
+	  .help = "ns_per_fault, faults_per_sec, teardown_ns_per_fault, fairness_min_max, "
+	  "get_ns_in_fault (default: the first three)" },
+	{ .name = "threshold", .kind = ZF_OPT_DOUBLE, .cmds = 1, FIELD(threshold_pct),
+	  .dmin = 0, .dmax = 1e6, .arg = "PCT", .def = "10",
+	  .help = "the change that counts as a regression" },
+	{ .name = "alpha", .kind = ZF_OPT_DOUBLE, .cmds = 1, FIELD(alpha), .dmin = 1e-9, .dmax = 1,
+	  .arg = "A", .def = "0.05", .help = "the significance level" },
+	{ .name = "out", .kind = ZF_OPT_STRING, .check = zf_out_check, .cmds = 1, FIELD(out),
+	  .arg = "DIR", .help = "where compare.csv and compare.json go (default NEW_DIR)" },
+	{ .name = "normalize", CUSTOM(opt_normalize), .cmds = 1, FIELD(normalize), .arg = "S",
+	  .help = "compare each repetition over the same repetition of strategy S in its "
+	  "configuration (a ratio: what a CI on other machines can hold against a committed "
+	  "baseline)" },
+	{ .name = "ungated", CUSTOM(opt_ungated), .cmds = 1, FIELD(ungated), .arg = "PATTERN",
+	  .help = "test and show the configurations whose key matches, but never fail on them "
+	  "(verdict regressed-ungated): fields in key order, strategy,fault,task_kind,tasks,..., "
+	  "'*' for any, the rest any: global,*,*,2 (repeatable, 8 at most)" },
+	{ .name = "quiet", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(quiet), .help = "no table" },
+	{ .name = "help", .letter = 'h', .kind = ZF_OPT_HELP, .cmds = 1 },
+};
+
+const struct zf_opt_set zf_compare_opts = {
+	.opts = compare_table, .n = sizeof(compare_table) / sizeof(compare_table[0]),
+	.cmd = "compare", .cmd_bit = 1, .permute = true, .operands = true, .usage = compare_usage,
+};
+
 int cmd_compare(int argc, char **argv)
 {
-	char names[160];
-	static const struct option opts[] = {
-		{ "metric", required_argument, NULL, 'm' }, { "threshold", required_argument, NULL, 't' },
-		{ "alpha", required_argument, NULL, 'a' }, { "out", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
-		{ "normalize", required_argument, NULL, 'n' },
-		{ "ungated", required_argument, NULL, 'u' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *why;
-	struct zf_compare_opts o = { .threshold_pct = 10, .alpha = 0.05,
-				     .metrics = { "ns_per_fault", "faults_per_sec", "teardown_ns_per_fault" },
-				     .nmetrics = 3 };
-	char *list = NULL;
-	int c, err = 0;
+	struct zf_compare_opts o = { .metrics = { "ns_per_fault", "faults_per_sec",
+						  "teardown_ns_per_fault" }, .nmetrics = 3 };
+	struct zf_opt_set set = zf_compare_opts;
+	int err = zf_opt_parse(&set, argc, argv, &o);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1 && !err) {
-		switch (c) {
-		case 'm': list = optarg; break;
-		case 't': err = parse_double_opt("--threshold", optarg, 0, 1e6, &o.threshold_pct); break;
-		case 'a': err = parse_double_opt("--alpha", optarg, 1e-9, 1, &o.alpha); break;
-		case 'o': o.out = optarg; break;
-		case 'q': o.quiet = true; break;
-		case 'n':
-			if (!zf_strategy_find(optarg))
-				return bad("--normalize", optarg,
-					   zf_strategy_not_one(names, sizeof(names), "a strategy", NULL));
-			o.normalize = optarg;
-			break;
-		case 'u':
-			if (o.nungated == 8)
-				return bad("--ungated", optarg, "8 patterns at most");
-			if (zf_compare_pattern_check(optarg, &why))
-				return bad("--ungated", optarg, why);
-			o.ungated[o.nungated++] = optarg;
-			break;
-		case 'h': printf("%s", compare_usage); return 0;
-		default:
-			return zf_opt_unknown("compare", argv);
-		}
-	}
+	zf_opt_free(&set);
 	if (err)
-		return err;
-	if (list) {
-		char *copy = strdup(list), *w, *save = NULL;
-
-		o.nmetrics = 0;
-		for (w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-			bool higher;
-
-			if (!zf_compare_metric_known(w, &higher) || o.nmetrics == 8) {
-				err = bad("--metric", w, o.nmetrics == 8 ? "too many metrics" :
-					  "not a metric (ns_per_fault, faults_per_sec, teardown_ns_per_fault, fairness_min_max, get_ns_in_fault)");
-				break;
-			}
-			o.metrics[o.nmetrics++] = list + (w - copy);
-			list[w - copy + strlen(w)] = '\0';
-		}
-		free(copy);
-		if (!err && !o.nmetrics)
-			err = bad("--metric", list, "empty list");
-		if (err)
-			return err;
-	}
+		return err == ZF_OPT_DONE ? 0 : err;
 	if (argc - optind != 2) {
 		fprintf(stderr, "hzfbench: compare: %s (hzfbench compare --help)\n",
 			argc - optind < 2 ? "BASE_DIR and NEW_DIR are needed" : "two folders, no more");

@@ -53,15 +53,18 @@ static int one_word(const struct zf_opt *o, const char *opt, const char *arg, co
 	return zf_bad_value(opt, arg, why);
 }
 
-/* one value into its field: 0, or 2 with the error said */
-static int store(const struct zf_opt *o, const char *arg, void *opts)
+/* one value into its field: 0, or 2 with the error said (naming it as typed: -n or --nproc) */
+static int store(const struct zf_opt *o, const char *arg, void *opts, bool letter)
 {
 	void *field = (char *)opts + o->off;
 	const char *why;
 	char name[64];
 	int err = 0;
 
-	snprintf(name, sizeof(name), "--%s", o->name);
+	if (letter)
+		snprintf(name, sizeof(name), "-%c", o->letter);
+	else
+		snprintf(name, sizeof(name), "--%s", o->name);
 	switch (o->kind) {
 	case ZF_OPT_FLAG:
 		*(bool *)field = true;
@@ -77,6 +80,9 @@ static int store(const struct zf_opt *o, const char *arg, void *opts)
 		break;
 	case ZF_OPT_NS:
 		err = zf_parse_ns_opt(name, arg, (double *)field);
+		break;
+	case ZF_OPT_DOUBLE:
+		err = zf_parse_double_opt(name, arg, o->dmin, o->dmax, (double *)field);
 		break;
 	case ZF_OPT_STRING:
 		if (o->check && o->check(arg, &why))
@@ -124,22 +130,30 @@ static struct option *long_options(const struct zf_opt_set *set)
 static int parse_loop(struct zf_opt_set *set, int argc, char **argv, void *opts,
 		      const struct option *lo)
 {
-	char letters[16] = "+";
-	size_t i, k = set->permute ? 0 : 1;
+	char letters[40] = "+:";	/* ':': a missing value told from an unknown option */
+	size_t i, k = set->permute ? 1 : 2;
 	int c, idx, err = 0;
 
-	for (i = 0; i < set->n && k + 1 < sizeof(letters); i++)
-		if (set->opts[i].letter && takes(set, &set->opts[i]))
+	for (i = 0; i < set->n && k + 2 < sizeof(letters); i++)
+		if (set->opts[i].letter && takes(set, &set->opts[i])) {
 			letters[k++] = set->opts[i].letter;
+			if (has_value(&set->opts[i]))
+				letters[k++] = ':';
+		}
 	letters[k] = '\0';
+	if (set->permute)
+		letters[0] = ':';
 	optind = 1;
 	opterr = 0;
 	while (!err && (c = getopt_long(argc, argv, letters, lo, &idx)) != -1) {
 		const struct zf_opt *o;
 		long at;
 
-		if (c == '?')
-			return zf_opt_unknown(set->cmd, argv);
+		if (c == '?' || c == ':') {
+			fprintf(stderr, "hzfbench: %s: %s: %s\n", set->cmd, argv[optind - 1],
+				c == ':' ? "needs a value" : "unknown option");
+			return 2;
+		}
 		if (c < 256) {	/* a short option: its entry */
 			for (idx = 0; set->opts[idx].letter != c; idx++)
 				;
@@ -160,9 +174,9 @@ static int parse_loop(struct zf_opt_set *set, int argc, char **argv, void *opts,
 			return ZF_OPT_DONE;
 		}
 		set->typed[at] = has_value(o) ? optarg : "";
-		err = store(o, optarg, opts);
+		err = store(o, optarg, opts, c < 256);
 	}
-	if (!err && zf_opt_no_operands(set->cmd, argc, argv))
+	if (!err && !set->operands && zf_opt_no_operands(set->cmd, argc, argv))
 		err = 2;
 	return err;
 }
@@ -182,7 +196,7 @@ int zf_opt_parse(struct zf_opt_set *set, int argc, char **argv, void *opts)
 	/* a default goes where a typed value would, by the same parser */
 	for (i = 0; !err && i < set->n; i++)
 		if (set->opts[i].def && takes(set, &set->opts[i]))
-			err = store(&set->opts[i], set->opts[i].def, opts);
+			err = store(&set->opts[i], set->opts[i].def, opts, false);
 	if (!err)
 		err = parse_loop(set, argc, argv, opts, lo);
 	free(lo);
@@ -240,23 +254,37 @@ static void wrap(FILE *out, size_t col, const char *text)
 	fputc('\n', out);
 }
 
+long zf_opt_next_listed(const struct zf_opt_set *set, long i)
+{
+	for (i++; i >= 0 && (size_t)i < set->n; i++)
+		if (takes(set, &set->opts[i]) && set->opts[i].help)
+			return i;
+	return -1;
+}
+
+void zf_opt_left(const struct zf_opt *o, char *buf, size_t len)
+{
+	if (o->letter && !o->arg)
+		snprintf(buf, len, "-%c, --%s", o->letter, o->name);
+	else if (o->letter)
+		snprintf(buf, len, "-%c, --%s %s", o->letter, o->name, o->arg);
+	else
+		snprintf(buf, len, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
 void zf_opt_help(const struct zf_opt_set *set, FILE *out)
 {
 	char left[64], text[512];
-	size_t i;
+	long i;
 
 	fputs(set->usage, out);
-	for (i = 0; i < set->n; i++) {
+	for (i = zf_opt_next_listed(set, -1); i >= 0; i = zf_opt_next_listed(set, i)) {
 		const struct zf_opt *o = &set->opts[i];
+		char name[60];
 		int col;
 
-		if (!takes(set, o) || !o->help)
-			continue;
-		if (o->letter)
-			col = snprintf(left, sizeof(left), "  -%c, --%s", o->letter, o->name);
-		else
-			col = snprintf(left, sizeof(left), "  --%s%s%s", o->name, o->arg ? " " : "",
-				       o->arg ? o->arg : "");
+		zf_opt_left(o, name, sizeof(name));
+		col = snprintf(left, sizeof(left), "  %s", name);
 		if (o->def)
 			snprintf(text, sizeof(text), "%s (default %s)", o->help, o->def);
 		else

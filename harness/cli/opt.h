@@ -20,6 +20,7 @@ enum zf_opt_kind {
 	ZF_OPT_SIZE,		/* an unsigned long long at off: bytes, K/M/G/T */
 	ZF_OPT_PCT,		/* a double at off: a percentage in (0, 100] */
 	ZF_OPT_NS,		/* a double at off: a cost in ns, in [0, 1e9] */
+	ZF_OPT_DOUBLE,		/* a double at off, decimal, in [dmin, dmax] */
 	ZF_OPT_STRING,		/* a const char * at off: as typed, after check() if any */
 	ZF_OPT_WORD,		/* a const char * at off: one of words[] */
 	ZF_OPT_CUSTOM,		/* parse() judges and stores it */
@@ -40,6 +41,7 @@ struct zf_opt {
 	unsigned int cmds;	/* the subcommands that take it, one bit each */
 	size_t off;		/* offsetof() the field in the caller's options struct */
 	unsigned long min, max;	/* ZF_OPT_ULONG's bounds */
+	double dmin, dmax;	/* ZF_OPT_DOUBLE's */
 	const char *def;	/* the default as one would type it, or NULL */
 	const char *arg;	/* the value's name in --help: "N", "BYTES" */
 	const char *help;	/* wrapped by --help, "(default DEF)" added; NULL: not listed */
@@ -66,12 +68,22 @@ struct zf_opt_set {
 	const char *usage;	/* --help's lines before the options */
 	const char **typed;	/* n entries, NULL or what was typed (a flag: "") */
 	bool permute;		/* options after operands too (getopt's), not stop at one */
+	bool operands;		/* it takes operands: left from optind on, for it to judge */
 };
 
 /* the set of a subcommand that has a table of its own (options as getopt permutes them) */
 #define ZF_OPT_SET_OF(table, name, text) { .opts = (table), \
 	.n = sizeof(table) / sizeof((table)[0]), .cmd = (name), .cmd_bit = 1, .permute = true, \
 	.usage = (text) }
+
+/*
+ * Each subcommand's set, const: what its parse copies (the copy keeps what
+ * was typed), and what --help, the docs' option tables, the man page and the
+ * completion are made from (cmd.h's table names them)
+ */
+extern const struct zf_opt_set zf_run_opts, zf_sweep_opts, zf_topo_opts, zf_zeroout_opts;
+extern const struct zf_opt_set zf_model_opts, zf_c2c_opts, zf_doctor_opts, zf_compare_opts;
+extern const struct zf_opt_set zf_detect_opts, zf_vm_opts, zf_usemem_opts;
 
 /* zf_opt_parse()'s answer when --help or --print-defaults was printed: exit 0 */
 #define ZF_OPT_DONE	(-1)
@@ -93,5 +105,9 @@ const char *zf_opt_shown(const struct zf_opt_set *set, const char *name);
 void zf_opt_help(const struct zf_opt_set *set, FILE *out);
 /* "--name=default" a line, for each option of set->cmd that has one */
 void zf_opt_print_defaults(const struct zf_opt_set *set, FILE *out);
+/* the options listed by --help: index i of set->opts, or -1 past the last */
+long zf_opt_next_listed(const struct zf_opt_set *set, long i);
+/* "--name ARG" or "-x, --name ARG", as --help writes it */
+void zf_opt_left(const struct zf_opt *o, char *buf, size_t len);
 
 #endif

@@ -295,8 +295,14 @@ int zf_split_list(const char *s, char **buf, char ***out, size_t *n, const char 
 
 int zf_bad_value(const char *opt, const char *value, const char *why)
 {
-	fprintf(stderr, "hzfbench: %s: %s: %s\n", opt, value, why);
+	fprintf(stderr, "hzfbench: %s: %s: %s\n", opt, *value ? value : "\"\"", why);
 	return 2;
+}
+
+int zf_out_check(const char *value, const char **why)
+{
+	*why = "empty folder name";
+	return !*value;
 }
 
 int zf_parse_num_opt(const char *opt, const char *arg, unsigned long min, unsigned long max,
@@ -351,6 +357,21 @@ int zf_opt_no_operands(const char *cmd, int argc, char *const argv[])
 		return 0;
 	fprintf(stderr, "hzfbench: %s: %s: unexpected argument\n", cmd, argv[optind]);
 	return 2;
+}
+
+int zf_parse_double_opt(const char *opt, const char *arg, double min, double max, double *out)
+{
+	char why[64], *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	if (!*arg || *end || errno || isnan(*out))
+		return zf_bad_value(opt, arg, "not a number");
+	if (*out < min || *out > max) {
+		snprintf(why, sizeof(why), "out of range (%g to %g)", min, max);
+		return zf_bad_value(opt, arg, why);
+	}
+	return 0;
 }
 
 int zf_parse_pct_opt(const char *opt, const char *arg, double *out)

@@ -38,6 +38,8 @@ int zf_split_list(const char *s, char **buf, char ***out, size_t *n, const char 
 
 /* the one-line error for a bad value, "hzfbench: OPT: VALUE: why"; returns 2 (usage) */
 int zf_bad_value(const char *opt, const char *value, const char *why);
+/* --out's check (zf_opt.check): a folder's name, not empty */
+int zf_out_check(const char *value, const char **why);
 /* an option's decimal integer in [min, max]; 0, or 2 with the error said */
 int zf_parse_num_opt(const char *opt, const char *arg, unsigned long min, unsigned long max,
 		     unsigned long *out);
@@ -56,6 +58,8 @@ int zf_opt_unknown(const char *cmd, char *const argv[]);
 /* 0 when getopt left no operand, else "hzfbench: CMD: ARG: unexpected argument" and 2 */
 int zf_opt_no_operands(const char *cmd, int argc, char *const argv[]);
 
+/* a decimal number in [min, max], all of arg; 0, or 2 with the error said */
+int zf_parse_double_opt(const char *opt, const char *arg, double min, double max, double *out);
 /* a percentage option: a decimal number in (0, 100]; 0, or 2 with the error said */
 int zf_parse_pct_opt(const char *opt, const char *arg, double *out);
 

@@ -26,16 +26,6 @@ static bool emulates(const struct zf_strategy *s)
 	return s->fault_pass != NULL;
 }
 
-static int opt_out(const char *opt, const char *arg, void *opts)
-{
-	struct zf_run_options *o = opts;
-
-	if (!*arg)
-		return bad(opt, "\"\"", "empty folder name");
-	o->sw.out = arg;
-	return 0;
-}
-
 static int opt_inject(const char *opt, const char *arg, void *opts)
 {
 	struct zf_run_options *o = opts;
@@ -109,7 +99,7 @@ static int opt_tag(const char *opt, const char *arg, void *opts)
 			      (unsigned char)arg[i] < ' ' || arg[i] == 0x7f ? "\\x%02x" : "%c",
 			      (unsigned char)arg[i]);
 	shown[k] = '\0';
-	return bad(opt, *arg ? shown : "\"\"", why);
+	return bad(opt, shown, why);
 }
 
 static int opt_sched(const char *opt, const char *arg, void *opts)
@@ -147,8 +137,8 @@ static const struct zf_opt opt_table[] = {
 	  .arg = "S", .def = "global", .help = "global, mmflag, persistent, percpu, or native "
 	  "(the running kernel alone, with --fault kernel)" },
 	{ .name = "strategies", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_SWEEP, FIELD(strategies),
-	  .arg = "LIST", .help = "default global,mmflag,persistent,percpu (and native for "
-	  "kernel faults)" },
+	  .arg = "LIST", .help = "strategies (default global,mmflag,persistent,percpu, and "
+	  "native for kernel faults)" },
 	{ .name = "tasks", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_RUN, FIELD(tasks), .arg = "N",
 	  .def = "1", .help = "tasks" },
 	{ .name = "tasks", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_SWEEP, FIELD(tasks), .arg = "LIST",
@@ -159,7 +149,8 @@ static const struct zf_opt opt_table[] = {
 	  .arg = "K", .help = "thread (one shared mm) or process (one mm each) (default thread; "
 	  "process with --workload lifecycle)" },
 	{ .name = "task-kinds", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_SWEEP, FIELD(task_kinds),
-	  .arg = "LIST", .help = "default thread,process (process with --workload lifecycle)" },
+	  .arg = "LIST", .help = "thread, process (default thread,process; process with "
+	  "--workload lifecycle)" },
 	{ .name = "placement", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_RUN, FIELD(placements),
 	  .arg = "P", .def = "compact", .help = "compact, scatter, node:N, cpus:LIST or none" },
 	{ .name = "placement", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_TOPO, FIELD(placements),
@@ -247,7 +238,8 @@ static const struct zf_opt opt_table[] = {
 	{ .name = "topology", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_MEASURE | ZF_CMD_TOPO,
 	  FIELD(topology), .arg = "FILE",
 	  .help = "an hwloc XML topology (run needs this machine's own)" },
-	{ .name = "out", CUSTOM(opt_out), .cmds = ZF_CMD_MEASURE, FIELD(sw.out), .arg = "DIR",
+	{ .name = "out", .kind = ZF_OPT_STRING, .check = zf_out_check, .cmds = ZF_CMD_MEASURE,
+	  FIELD(sw.out), .arg = "DIR",
 	  .help = "results folder, new or empty (default results/<UTC time>-<host>)" },
 	ZF_OPT_PRINT_DEFAULTS(ZF_CMD_MEASURE),
 	ZF_OPT_HELP_ENTRY(ZF_CMD_MEASURE | ZF_CMD_TOPO),
@@ -267,18 +259,20 @@ static const char topo_usage[] =
 "  Print the machine (or HWLOC_SYNTHETIC's, or FILE's) and the PUs a placement\n"
 "  gives each task, without running anything.\n";
 
+#define RUN_SET(name, bit, text) { .opts = opt_table, \
+	.n = sizeof(opt_table) / sizeof(opt_table[0]), .cmd = (name), .cmd_bit = (bit), .usage = (text) }
+
+const struct zf_opt_set zf_run_opts = RUN_SET("run", ZF_CMD_RUN, run_usage);
+const struct zf_opt_set zf_sweep_opts = RUN_SET("sweep", ZF_CMD_SWEEP, sweep_usage);
+const struct zf_opt_set zf_topo_opts = RUN_SET("topo", ZF_CMD_TOPO, topo_usage);
+
 int zf_run_options_parse(const char *cmd, int argc, char **argv, struct zf_run_options *o)
 {
-	static const char *const usages[] = { run_usage, sweep_usage, topo_usage };
-	static const char *const cmds[] = { "run", "sweep", "topo" };
 	const char *size, *step, *fpl;
-	size_t c;
 	int err;
 
-	for (c = 0; c < 2 && strcmp(cmds[c], cmd); c++)
-		;	/* run, sweep, else topo */
-	o->opt = (struct zf_opt_set){ .opts = opt_table, .n = sizeof(opt_table) / sizeof(opt_table[0]),
-				      .cmd = cmd, .cmd_bit = 1U << c, .usage = usages[c] };
+	o->opt = !strcmp(cmd, "run") ? zf_run_opts : !strcmp(cmd, "sweep") ? zf_sweep_opts :
+		 zf_topo_opts;
 	o->sw.sched.policy = -1;	/* neither has a default to type: "as they are" */
 	o->sw.counter_node = -1;
 	err = zf_opt_parse(&o->opt, argc, argv, o);

@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "detect.h"
 #include "kcheck.h"
+#include "opt.h"
 #include "parse.h"
 #include "sysinfo.h"
 
@@ -20,26 +22,44 @@ static const char detect_usage[] =
 "usage: hzfbench detect --behaviour --allow-drop-caches\n"
 "       hzfbench detect --lifecycle --allow-drop-caches [--expect WHAT]\n"
 "  Tell how the running kernel counts the huge zero folio from what it does.\n"
-"  --behaviour: a first process faults a huge zero page, unmaps it and stays\n"
-"  alive; caches are dropped (the shrinker frees a folio nobody holds); a\n"
-"  second process faults: a new allocation (/proc/vmstat thp_zero_page_alloc)\n"
-"  means global. Then the first exits, caches are dropped, a third faults: a\n"
-"  new allocation means mmflag, none persistent. Prints the verdict (exit 0,\n"
-"  also when it disagrees with the kernel's config, said in a line), or\n"
-"  \"cannot tell\" and why (exit 1).\n"
-"  --lifecycle: follow the folio through read faults, a write (COW), fork, a\n"
-"  split, mremap, munmap and exit, checking after each step, caches dropped,\n"
-"  whether a fresh fault allocates it again as the strategy says; one line a\n"
-"  step; exit 0 when its life matched, 1 on a leak or an early free (naming\n"
-"  the step) or when it cannot tell.\n"
 "  Every fault is checked in pagemap and kpageflags (root, and a kernel with\n"
 "  CONFIG_PROC_PAGE_MONITOR), and the THP counters must move by what our own\n"
-"  faults explain: run it on a quiet machine.\n"
-"  --allow-drop-caches  let it write 2 to /proc/sys/vm/drop_caches (frees every\n"
-"                       unused slab object of the machine, again and again): required\n"
-"  --expect WHAT        --lifecycle's strategy: behaviour (--behaviour's verdict),\n"
-"                       config (the kernel's config), global, mmflag or persistent\n"
-"                       (behaviour)\n";
+"  faults explain: run it on a quiet machine.\n";
+
+struct detect_opts {
+	bool behave, lifecycle, allow;
+	const char *expect;
+};
+
+static const char *const expects[] = { "behaviour", "config", "global", "mmflag", "persistent",
+				       NULL };
+
+#define FIELD(f)	.off = offsetof(struct detect_opts, f)
+
+static const struct zf_opt detect_table[] = {
+	{ .name = "behaviour", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(behave),
+	  .help = "a first process faults a huge zero page, unmaps it and stays alive; caches "
+	  "are dropped (the shrinker frees a folio nobody holds); a second process faults: a "
+	  "new allocation (/proc/vmstat thp_zero_page_alloc) means global. Then the first "
+	  "exits, caches are dropped, a third faults: a new allocation means mmflag, none "
+	  "persistent. Prints the verdict (exit 0, also when it disagrees with the kernel's "
+	  "config, said in a line), or \"cannot tell\" and why (exit 1)" },
+	{ .name = "behavior", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(behave) },
+	{ .name = "lifecycle", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(lifecycle),
+	  .help = "follow the folio through read faults, a write (COW), fork, a split, mremap, "
+	  "munmap and exit, checking after each step, caches dropped, whether a fresh fault "
+	  "allocates it again as the strategy says; one line a step; exit 0 when its life "
+	  "matched, 1 on a leak or an early free (naming the step) or when it cannot tell" },
+	{ .name = "allow-drop-caches", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(allow),
+	  .help = "let it write 2 to /proc/sys/vm/drop_caches (frees every unused slab object "
+	  "of the machine, again and again): required" },
+	{ .name = "expect", .kind = ZF_OPT_WORD, .cmds = 1, FIELD(expect), .words = expects,
+	  .arg = "WHAT", .help = "--lifecycle's strategy: behaviour (--behaviour's verdict), "
+	  "config (the kernel's config), global, mmflag or persistent (default behaviour)" },
+	{ .name = "help", .letter = 'h', .kind = ZF_OPT_HELP, .cmds = 1 },
+};
+
+const struct zf_opt_set zf_detect_opts = ZF_OPT_SET_OF(detect_table, "detect", detect_usage);
 
 static const char *const fault_names[3] = { "first", "second", "third" };
 
@@ -219,62 +239,33 @@ static int behaviour(void)
 
 int zf_detect_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "behaviour", no_argument, NULL, 'b' }, { "behavior", no_argument, NULL, 'b' },
-		{ "lifecycle", no_argument, NULL, 'l' },
-		{ "allow-drop-caches", no_argument, NULL, 'a' },
-		{ "expect", required_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	static const char *const expects[] = { "behaviour", "config", "global", "mmflag",
-					       "persistent" };
-	bool behave = false, lifecycle = false, allow = false;
-	const char *expect = NULL;
-	size_t i;
-	int c;
+	struct detect_opts o = { 0 };
+	struct zf_opt_set set = zf_detect_opts;
+	int err = zf_opt_parse(&set, argc, argv, &o);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'b': behave = true; break;
-		case 'l': lifecycle = true; break;
-		case 'a': allow = true; break;
-		case 'e': expect = optarg; break;
-		case 'h': printf("%s", detect_usage); return 0;
-		default: return zf_opt_unknown("detect", argv);
-		}
-	}
-	if (zf_opt_no_operands("detect", argc, argv))
-		return 2;
-	if (!behave && !lifecycle) {
+	zf_opt_free(&set);
+	if (err)
+		return err == ZF_OPT_DONE ? 0 : err;
+	if (!o.behave && !o.lifecycle) {
 		fprintf(stderr, "hzfbench: detect: --behaviour or --lifecycle is needed (the ways "
 			"it detects; hzfbench detect --help)\n");
 		return 2;
 	}
-	if (behave && lifecycle) {
+	if (o.behave && o.lifecycle) {
 		fprintf(stderr, "hzfbench: detect: --behaviour and --lifecycle: one or the other\n");
 		return 2;
 	}
-	if (expect && !lifecycle) {
+	if (o.expect && !o.lifecycle) {
 		fprintf(stderr, "hzfbench: detect: --expect: %s: only --lifecycle expects a "
-			"strategy\n", expect);
+			"strategy\n", o.expect);
 		return 2;
 	}
-	for (i = 0; expect && i < sizeof(expects) / sizeof(expects[0]); i++)
-		if (!strcmp(expect, expects[i]))
-			break;
-	if (expect && i == sizeof(expects) / sizeof(expects[0])) {
-		fprintf(stderr, "hzfbench: detect: --expect: %s: not behaviour, config, global, "
-			"mmflag or persistent\n", expect);
-		return 2;
-	}
-	if (!allow) {
+	if (!o.allow) {
 		fprintf(stderr, "hzfbench: detect: --allow-drop-caches is needed: telling the "
 			"strategies apart takes the shrinker freeing an unused huge zero folio, "
 			"which writing 2 to /proc/sys/vm/drop_caches does (for every unused slab "
 			"object of the machine, again and again)\n");
 		return 2;
 	}
-	return lifecycle ? zf_lifecycle_main(expect ? expect : "behaviour") : behaviour();
+	return o.lifecycle ? zf_lifecycle_main(o.expect ? o.expect : "behaviour") : behaviour();
 }

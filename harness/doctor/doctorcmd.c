@@ -127,9 +127,11 @@ static const struct zf_opt doctor_table[] = {
 	ZF_OPT_TAIL(1),
 };
 
+const struct zf_opt_set zf_doctor_opts = ZF_OPT_SET_OF(doctor_table, "doctor", doctor_usage);
+
 int zf_doctor_main(int argc, char **argv)
 {
-	struct zf_opt_set set = ZF_OPT_SET_OF(doctor_table, "doctor", doctor_usage);
+	struct zf_opt_set set = zf_doctor_opts;
 	struct doctor_opts o = { 0 };	/* the defaults are doctor_table's */
 	unsigned long ntasks = 0;
 	struct zf_doctor *d = NULL;

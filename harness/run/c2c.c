@@ -200,7 +200,7 @@ static const struct zf_opt c2c_table[] = {
 	  "at 120 ns a hand-off; the rest left empty)" },
 	{ .name = "topology", .kind = ZF_OPT_STRING, FIELD(xml), .arg = "FILE",
 	  .help = "an hwloc XML topology (it must be this machine's)" },
-	{ .name = "out", .kind = ZF_OPT_STRING, FIELD(out), .arg = "DIR",
+	{ .name = "out", .kind = ZF_OPT_STRING, .check = zf_out_check, FIELD(out), .arg = "DIR",
 	  .help = "results folder, new or empty (default results/<UTC time>-<host>)" },
 	{ .name = "plan", .kind = ZF_OPT_FLAG, FIELD(plan_only), .help = "print the pairs and "
 	  "the estimated wall time (one pair of this machine's timed briefly) and stop: nothing "
@@ -217,10 +217,12 @@ static const struct zf_opt c2c_table[] = {
 	ZF_OPT_TAIL(1),
 };
 
+const struct zf_opt_set zf_c2c_opts = ZF_OPT_SET_OF(c2c_table, "c2c", c2c_usage);
+
 /* 0, 2 (said) or ZF_OPT_DONE */
 static int parse(int argc, char **argv, struct c2c_opts *o)
 {
-	struct zf_opt_set set = ZF_OPT_SET_OF(c2c_table, "c2c", c2c_usage);
+	struct zf_opt_set set = zf_c2c_opts;
 	const char *work, *pairs;
 	int err = zf_opt_parse(&set, argc, argv, o);
 

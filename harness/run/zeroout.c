@@ -261,10 +261,12 @@ static const struct zf_opt zo_table[] = {
 	ZF_OPT_TAIL(1),
 };
 
+const struct zf_opt_set zf_zeroout_opts = ZF_OPT_SET_OF(zo_table, "zeroout", zeroout_usage);
+
 /* 0, 2 (said) or ZF_OPT_DONE */
 static int parse(int argc, char **argv, struct zo_opts *o)
 {
-	struct zf_opt_set set = ZF_OPT_SET_OF(zo_table, "zeroout", zeroout_usage);
+	struct zf_opt_set set = zf_zeroout_opts;
 	int err = zf_opt_parse(&set, argc, argv, o);
 
 	if (!err && o->zero_size % FOLIO_SEG)

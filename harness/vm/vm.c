@@ -5,10 +5,12 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "opt.h"
 #include "parse.h"
 #include "vm.h"
 
@@ -17,57 +19,13 @@ static const char vm_usage[] =
 "  Boot a Linux kernel under qemu with the CPUs, sockets and NUMA nodes asked\n"
 "  for, run one hzfbench subcommand inside, and bring back its output and\n"
 "  every file it wrote in its working folder (a relative --out lands there).\n"
-"  --kernel K          debian (Debian's cloud kernel, fetched with apt-get\n"
-"                      download and kept in ~/.cache/hzfbench), global, mmflag\n"
-"                      or persistent (a kernel make kernels built), or a bzImage\n"
-"                      file (default debian)\n"
-"  --smp N             CPUs, 1-288 (qemu's q35 machine; default 4)\n"
-"  --sockets N         sockets the CPUs are split into (default 2)\n"
-"  --threads N         SMT threads of each core, dividing a socket's CPUs\n"
-"                      (default 1)\n"
-"  --nodes N           NUMA nodes, 1-8, each with an equal share of whole cores\n"
-"                      and of memory (default 2)\n"
-"  --mem SIZE          the guest's memory (default 2G)\n"
-"  --accel A           auto (kvm when /dev/kvm opens and the guest comes up\n"
-"                      within 60 s, else tcg), tcg or kvm (default auto)\n"
-"  --tcg T             TCG's vCPUs: multi (a host thread each) or single (one\n"
-"                      host thread runs them in turn, 100 ms each while they\n"
-"                      spin: no use for hand-offs) (default multi)\n"
-"  --timeout SEC       stop the guest when it has not powered off after SEC\n"
-"                      seconds (default 900)\n"
-"  --boot-timeout SEC  a guest whose kernel has not started /init after SEC\n"
-"                      seconds is stopped and booted once more; 0: wait\n"
-"                      (default 300)\n"
-"  --append TEXT       more kernel command line\n"
-"  --out DIR           where the guest's files, console.log and vm.json go,\n"
-"                      new or empty (default results/<UTC time>-<host>)\n"
-"  -h, --help          this text\n"
 "  Times measured under tcg are emulated: compare them only with each other.\n";
 
-enum { OPT_KERNEL = 256, OPT_SMP, OPT_SOCKETS, OPT_THREADS, OPT_NODES, OPT_MEM, OPT_ACCEL,
-       OPT_TCG, OPT_TIMEOUT, OPT_BOOT_TIMEOUT, OPT_APPEND, OPT_OUT };
-
-static const struct option vm_options[] = {
-	{ "kernel", required_argument, NULL, OPT_KERNEL },
-	{ "smp", required_argument, NULL, OPT_SMP },
-	{ "sockets", required_argument, NULL, OPT_SOCKETS },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "nodes", required_argument, NULL, OPT_NODES },
-	{ "mem", required_argument, NULL, OPT_MEM },
-	{ "accel", required_argument, NULL, OPT_ACCEL },
-	{ "tcg", required_argument, NULL, OPT_TCG },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "boot-timeout", required_argument, NULL, OPT_BOOT_TIMEOUT },
-	{ "append", required_argument, NULL, OPT_APPEND },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* what the table parses into: the options, and two words that become enums */
+struct vm_parse {
+	struct zf_vm_opts o;
+	const char *accel, *tcg;
 };
-
-const char *zf_vm_accel_name(enum zf_vm_accel a)
-{
-	return a == ZF_VM_TCG ? "tcg" : a == ZF_VM_KVM ? "kvm" : "auto";
-}
 
 static const char q35_most[] = "the most CPUs qemu's q35 machine takes";
 
@@ -82,6 +40,95 @@ static int parse_count(const char *opt, const char *arg, unsigned long max, cons
 		return err;
 	snprintf(why, sizeof(why), "over %lu, %s", max, what);
 	return zf_bad_value(opt, arg, why);
+}
+
+/* --smp, --sockets, --threads: CPUs, up to q35's most */
+static int opt_cpus(const char *opt, const char *arg, void *opts)
+{
+	struct zf_vm_opts *o = &((struct vm_parse *)opts)->o;
+	unsigned long *field = !strcmp(opt, "--smp") ? &o->smp :
+			       !strcmp(opt, "--sockets") ? &o->sockets : &o->threads;
+
+	return parse_count(opt, arg, ZF_VM_MAX_CPUS, q35_most, field);
+}
+
+static int opt_nodes(const char *opt, const char *arg, void *opts)
+{
+	return parse_count(opt, arg, ZF_VM_MAX_NODES, "the most NUMA nodes hzfbench vm makes",
+			   &((struct vm_parse *)opts)->o.nodes);
+}
+
+static int opt_mem(const char *opt, const char *arg, void *opts)
+{
+	struct zf_vm_opts *o = &((struct vm_parse *)opts)->o;
+
+	o->mem_arg = arg;
+	return zf_parse_size_opt(opt, arg, &o->mem_bytes);
+}
+
+static int not_empty(const char *value, const char **why)
+{
+	*why = "empty";
+	return !*value;
+}
+
+static int one_line(const char *value, const char **why)
+{
+	*why = "has a quote or a newline";
+	return strpbrk(value, "\"\n") != NULL;
+}
+
+static const char *const accels[] = { "auto", "tcg", "kvm", NULL };
+static const char *const tcgs[] = { "multi", "single", NULL };
+
+#define FIELD(f)	.off = offsetof(struct vm_parse, f)
+#define CUSTOM(fn)	.kind = ZF_OPT_CUSTOM, .parse = fn
+
+static const struct zf_opt vm_table[] = {
+	{ .name = "kernel", .kind = ZF_OPT_STRING, .cmds = 1, FIELD(o.kernel), .check = not_empty,
+	  .arg = "K", .def = "debian", .help = "debian (Debian's cloud kernel, fetched with "
+	  "apt-get download and kept in ~/.cache/hzfbench), global, mmflag or persistent (a "
+	  "kernel make kernels built), or a bzImage file" },
+	{ .name = "smp", CUSTOM(opt_cpus), .cmds = 1, FIELD(o.smp), .arg = "N", .def = "4",
+	  .help = "CPUs, 1-288 (qemu's q35 machine)" },
+	{ .name = "sockets", CUSTOM(opt_cpus), .cmds = 1, FIELD(o.sockets), .arg = "N",
+	  .def = "2", .help = "sockets the CPUs are split into" },
+	{ .name = "threads", CUSTOM(opt_cpus), .cmds = 1, FIELD(o.threads), .arg = "N",
+	  .def = "1", .help = "SMT threads of each core, dividing a socket's CPUs" },
+	{ .name = "nodes", CUSTOM(opt_nodes), .cmds = 1, FIELD(o.nodes), .arg = "N", .def = "2",
+	  .help = "NUMA nodes, 1-8, each with an equal share of whole cores and of memory" },
+	{ .name = "mem", CUSTOM(opt_mem), .cmds = 1, FIELD(o.mem_bytes), .arg = "SIZE",
+	  .def = "2G", .help = "the guest's memory" },
+	{ .name = "accel", .kind = ZF_OPT_WORD, .cmds = 1, FIELD(accel), .words = accels,
+	  .arg = "A", .def = "auto", .help = "auto (kvm when /dev/kvm opens and the guest comes "
+	  "up within 60 s, else tcg), tcg or kvm" },
+	{ .name = "tcg", .kind = ZF_OPT_WORD, .cmds = 1, FIELD(tcg), .words = tcgs, .arg = "T",
+	  .def = "multi", .help = "TCG's vCPUs: multi (a host thread each) or single (one host "
+	  "thread runs them in turn, 100 ms each while they spin: no use for hand-offs)" },
+	{ .name = "timeout", .kind = ZF_OPT_ULONG, .cmds = 1, FIELD(o.timeout_s), .min = 1,
+	  .max = 86400, .arg = "SEC", .def = "900",
+	  .help = "stop the guest when it has not powered off after SEC seconds" },
+	{ .name = "boot-timeout", .kind = ZF_OPT_ULONG, .cmds = 1, FIELD(o.boot_timeout_s),
+	  .max = 86400, .arg = "SEC", .def = "300", .help = "a guest whose kernel has not started "
+	  "/init after SEC seconds is stopped and booted once more; 0: wait" },
+	{ .name = "append", .kind = ZF_OPT_STRING, .cmds = 1, FIELD(o.append), .check = one_line,
+	  .arg = "TEXT", .help = "more kernel command line" },
+	{ .name = "out", .kind = ZF_OPT_STRING, .check = zf_out_check, .cmds = 1, FIELD(o.out),
+	  .arg = "DIR",
+	  .help = "where the guest's files, console.log and vm.json go, new or empty (default "
+	  "results/<UTC time>-<host>)" },
+	ZF_OPT_HELP_ENTRY(1),
+};
+
+/* options up to --, the guest's subcommand after it */
+const struct zf_opt_set zf_vm_opts = {
+	.opts = vm_table, .n = sizeof(vm_table) / sizeof(vm_table[0]), .cmd = "vm", .cmd_bit = 1,
+	.operands = true, .usage = vm_usage,
+};
+
+const char *zf_vm_accel_name(enum zf_vm_accel a)
+{
+	return a == ZF_VM_TCG ? "tcg" : a == ZF_VM_KVM ? "kvm" : "auto";
 }
 
 static int check_topology(struct zf_vm_opts *o)
@@ -118,81 +165,17 @@ static int check_topology(struct zf_vm_opts *o)
 
 int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o)
 {
-	int c, err = 0;
+	struct zf_opt_set set = zf_vm_opts;
+	struct vm_parse p = { 0 };
+	int err = zf_opt_parse(&set, argc, argv, &p);
 
-	*o = (struct zf_vm_opts){ .kernel = "debian", .smp = 4, .sockets = 2, .threads = 1,
-				  .nodes = 2, .mem_bytes = 2ULL << 30, .mem_arg = "2G",
-				  .timeout_s = 900, .boot_timeout_s = 300 };
-	optind = 1;
-	opterr = 0;
-	while (!err && (c = getopt_long(argc, argv, "+h", vm_options, NULL)) != -1) {
-		switch (c) {
-		case OPT_KERNEL:
-			if (!*optarg)
-				return zf_bad_value("--kernel", optarg, "empty");
-			o->kernel = optarg;
-			break;
-		case OPT_SMP:
-			err = parse_count("--smp", optarg, ZF_VM_MAX_CPUS, q35_most, &o->smp);
-			break;
-		case OPT_SOCKETS:
-			err = parse_count("--sockets", optarg, ZF_VM_MAX_CPUS, q35_most,
-					  &o->sockets);
-			break;
-		case OPT_THREADS:
-			err = parse_count("--threads", optarg, ZF_VM_MAX_CPUS, q35_most,
-					  &o->threads);
-			break;
-		case OPT_NODES:
-			err = parse_count("--nodes", optarg, ZF_VM_MAX_NODES,
-					  "the most NUMA nodes hzfbench vm makes", &o->nodes);
-			break;
-		case OPT_MEM:
-			err = zf_parse_size_opt("--mem", optarg, &o->mem_bytes);
-			o->mem_arg = optarg;
-			break;
-		case OPT_ACCEL:
-			if (!strcmp(optarg, "auto"))
-				o->accel = ZF_VM_AUTO;
-			else if (!strcmp(optarg, "tcg"))
-				o->accel = ZF_VM_TCG;
-			else if (!strcmp(optarg, "kvm"))
-				o->accel = ZF_VM_KVM;
-			else
-				return zf_bad_value("--accel", optarg, "not auto, tcg or kvm");
-			break;
-		case OPT_TCG:
-			if (!strcmp(optarg, "single"))
-				o->tcg = ZF_VM_TCG_SINGLE;
-			else if (!strcmp(optarg, "multi"))
-				o->tcg = ZF_VM_TCG_MULTI;
-			else
-				return zf_bad_value("--tcg", optarg, "not multi or single");
-			break;
-		case OPT_TIMEOUT:
-			err = zf_parse_num_opt("--timeout", optarg, 1, 86400, &o->timeout_s);
-			break;
-		case OPT_BOOT_TIMEOUT:
-			err = zf_parse_num_opt("--boot-timeout", optarg, 0, 86400,
-					       &o->boot_timeout_s);
-			break;
-		case OPT_APPEND:
-			if (strpbrk(optarg, "\"\n"))
-				return zf_bad_value("--append", optarg, "has a quote or a newline");
-			o->append = optarg;
-			break;
-		case OPT_OUT:
-			o->out = optarg;
-			break;
-		case 'h':
-			fputs(vm_usage, stdout);
-			return 1;
-		default:
-			return zf_opt_unknown("vm", argv);
-		}
-	}
+	zf_opt_free(&set);
+	*o = p.o;
 	if (err)
-		return err;
+		return err == ZF_OPT_DONE ? 1 : err;
+	o->accel = !strcmp(p.accel, "tcg") ? ZF_VM_TCG : !strcmp(p.accel, "kvm") ? ZF_VM_KVM :
+		   ZF_VM_AUTO;
+	o->tcg = !strcmp(p.tcg, "single") ? ZF_VM_TCG_SINGLE : ZF_VM_TCG_MULTI;
 	if (optind >= argc || strcmp(argv[optind - 1], "--")) {
 		if (optind < argc)
 			fprintf(stderr, "hzfbench: vm: %s: unexpected argument (the guest's "

@@ -163,7 +163,7 @@ bad "-t: 0: too small" usemem -t 0 --readonly -j 2M 1G
 bad "usemem: -n 2 -t 2: processes of threads are not measured" usemem -n 2 -t 2 --readonly -j 2M 1G
 bad "-j: 0x: not a size" usemem --readonly -j 0x 1G
 bad "SIZE: 1Q: not a size" usemem --readonly -j 2M 1Q
-bad "usemem: -R: not taken here" usemem -R --readonly -j 2M 1G
+bad "usemem: -R: unknown option" usemem -R --readonly -j 2M 1G
 bad "usemem: 2G: unexpected argument" usemem --readonly -j 2M 1G 2G
 bad "--reps: -1: not a number" run --reps -1
 bad "--warmup: x: not a number" run --warmup x
@@ -232,7 +232,7 @@ bad "--tasks: pow2,all,1-1000000: too large" sweep --tasks pow2,all,1-1000000
 bad "--counter-node: 99999999999999999999: too large" run --counter-node 99999999999999999999
 bad "--rounds: 999999999999999999: too large" c2c --rounds 999999999999999999
 bad "-n: 99999999999: too large" usemem -n 99999999999 --readonly -j 2M 1G
-bad "--events: : empty item in list" run --events ,
+bad '--events: "": empty item in list' run --events ,
 bad "--events: rZZZ: not an event" run --events rZZZ
 bad "--inject-ns: global: not STRATEGY=NS" run --inject-ns global
 bad "--inject-ns: bogus=5: not an emulated strategy" run --inject-ns bogus=5
@@ -281,7 +281,7 @@ bad_as_is "detect: --bogus: unknown option" detect --behaviour --bogus
 bad_as_is "detect: now: unexpected argument" detect --behaviour --allow-drop-caches now
 bad_as_is "detect: --behaviour and --lifecycle: one or the other" detect --behaviour --lifecycle --allow-drop-caches
 bad_as_is "detect: --expect: global: only --lifecycle expects a strategy" detect --behaviour --allow-drop-caches --expect global
-bad_as_is "detect: --expect: native: not behaviour, config, global, mmflag or persistent" detect --lifecycle --allow-drop-caches --expect native
+bad_as_is "--expect: native: not behaviour, config, global, mmflag or persistent" detect --lifecycle --allow-drop-caches --expect native
 bad_as_is "detect: --expect: needs a value" detect --lifecycle --allow-drop-caches --expect
 bad_as_is "--sample-ms: 0: too small" doctor --sample-ms 0
 bad_as_is "--sample-ms: 1e3: not a number" doctor --sample-ms 1e3

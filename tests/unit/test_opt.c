@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The option table (harness/cli/opt.c): defaults, parsing, refusals, --help. */
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,8 @@
 struct toy {
 	unsigned long count;
 	unsigned long long bytes;
-	const char *mode, *name;
+	const char *mode, *name, *who;
+	double ratio;
 	bool loud;
 };
 
@@ -33,6 +35,10 @@ static const struct zf_opt toy_table[] = {
 	{ .name = "names", .kind = ZF_OPT_STRING, .cmds = ONE, AT(name), .arg = "LIST",
 	  .help = "names" },
 	{ .name = "loud", .kind = ZF_OPT_FLAG, .cmds = ONE, AT(loud), .help = "say more" },
+	{ .name = "ratio", .kind = ZF_OPT_DOUBLE, .cmds = ONE, AT(ratio), .dmin = 0, .dmax = 1,
+	  .arg = "R", .help = "a fraction" },
+	{ .name = "who", .letter = 'w', .kind = ZF_OPT_STRING, .cmds = ONE, AT(who), .arg = "W",
+	  .help = "a short option with a value" },
 	ZF_OPT_TAIL(ONE | TWO),
 };
 
@@ -83,6 +89,44 @@ TEST(opt_refusals_are_usage_errors)
 	EXPECT_EQ(toy_parse(TWO, &t, NULL, other), 2);	/* one's option, not two's */
 	EXPECT_EQ(toy_parse(ONE, &t, NULL, unknown), 2);
 	EXPECT_EQ(toy_parse(ONE, &t, NULL, operand), 2);
+}
+
+/* a short option takes its value (-w x, -wx); a bounded double; a missing value */
+TEST(opt_short_values_doubles_and_missing_values)
+{
+	char *spaced[] = { "one", "-w", "x", "--ratio", "0.25", NULL };
+	char *glued[] = { "one", "-wy", NULL };
+	char *big[] = { "one", "--ratio", "2", NULL };
+	char *nan[] = { "one", "--ratio", "nan", NULL };
+	char *missing[] = { "one", "--count", NULL };
+	char *missing_short[] = { "one", "-w", NULL };
+	struct toy t = { 0 };
+
+	ASSERT_EQ(toy_parse(ONE, &t, NULL, spaced), 0);
+	EXPECT_TRUE(t.who && !strcmp(t.who, "x") && t.ratio == 0.25);
+	ASSERT_EQ(toy_parse(ONE, &t, NULL, glued), 0);
+	EXPECT_TRUE(t.who && !strcmp(t.who, "y"));
+	EXPECT_EQ(toy_parse(ONE, &t, NULL, big), 2);
+	EXPECT_EQ(toy_parse(ONE, &t, NULL, nan), 2);
+	EXPECT_EQ(toy_parse(ONE, &t, NULL, missing), 2);
+	EXPECT_EQ(toy_parse(ONE, &t, NULL, missing_short), 2);
+}
+
+/* a set that takes operands leaves them from optind on, options around them taken */
+TEST(opt_operands_left_for_the_subcommand)
+{
+	char *argv[] = { "one", "a", "--count", "4", "b", NULL };
+	struct zf_opt_set set = { .opts = toy_table, .n = sizeof(toy_table) / sizeof(toy_table[0]),
+				  .cmd = "one", .cmd_bit = ONE, .usage = "", .permute = true,
+				  .operands = true };
+	struct toy t = { 0 };
+
+	ASSERT_EQ(zf_opt_parse(&set, 5, argv, &t), 0);
+	zf_opt_free(&set);
+	EXPECT_EQ(t.count, 4);
+	ASSERT_EQ(optind, 3);
+	EXPECT_STREQ(argv[optind], "a");
+	EXPECT_STREQ(argv[optind + 1], "b");
 }
 
 /* --nam matches name and names, one field: not ambiguous, and taken as name (two's) */
