@@ -195,11 +195,25 @@ lint:
 	shellcheck -x $(LINT_SH)
 
 DATADIR ?= $(PREFIX)/share/hzfbench
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 
-install: build/hzfbench
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/plots
+# the man page and bash completion, made from the option tables, as the
+# docs' option tables are (make docs rewrites those; make test checks them)
+$(B)/hzfbench.1: $(B)/hzfbench
+	$< help --man >$@
+$(B)/hzfbench.bash: $(B)/hzfbench
+	$< help --completion >$@
+docs: $(B)/hzfbench
+	tools/docs-options.sh $<
+
+install: build/hzfbench build/hzfbench.1 build/hzfbench.bash
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/plots $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 build/hzfbench $(DESTDIR)$(BINDIR)/hzfbench
 	install -m 644 plots/*.gp $(DESTDIR)$(DATADIR)/plots/
+	install -m 644 build/hzfbench.1 $(DESTDIR)$(MANDIR)/man1/hzfbench.1
+	install -m 644 build/hzfbench.bash $(DESTDIR)$(COMPLETIONDIR)/hzfbench
 
 # the benchmarks, by hand (README): the main job, the harness against a
 # plain loop, the model round after round, and the charts of any folder;
@@ -221,4 +235,4 @@ plots:
 clean:
 	rm -rf build $(DIST).tar.gz
 
-.PHONY: all dist test-dist test-vm test-scale kernels test test-asan test-ubsan test-tsan lint fuzz fuzz-smoke fuzz-merge bench bench-plain model-check plots install clean FORCE
+.PHONY: all docs dist test-dist test-vm test-scale kernels test test-asan test-ubsan test-tsan lint fuzz fuzz-smoke fuzz-merge bench bench-plain model-check plots install clean FORCE

@@ -9,11 +9,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct zf_opt_set;
+
 struct zf_cmd {
 	const char *name;
 	const char *summary;
+	const struct zf_opt_set *options;	/* its table (opt.h); NULL: none of its own */
 	int (*fn)(int argc, char **argv);
 };
+
+/*
+ * hzfbench help [--markdown | --man | --completion] [SUBCOMMAND]: the docs'
+ * option tables, a man page and bash completion, from cmds' option tables
+ * (docgen.c); cmds ends in a NULL name
+ */
+int zf_doc_main(const struct zf_cmd *cmds, int argc, char **argv);
 
 int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);

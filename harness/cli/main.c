@@ -12,6 +12,7 @@
 #include "detect.h"
 #include "doctorcmd.h"
 #include "model.h"
+#include "opt.h"
 #include "vm.h"
 #include "zeroout.h"
 
@@ -20,26 +21,33 @@
 #endif
 
 static const struct zf_cmd subcommands[] = {
-	{ "run",	"one configuration into a results folder",		cmd_run },
-	{ "sweep",	"every configuration of lists into one results folder",	cmd_sweep },
-	{ "topo",	"the machine and the PUs a placement gives, nothing run", cmd_topo },
-	{ "show",	"a results folder's summary as a table",		cmd_show },
-	{ "report",	"a results folder's charts and report.html (gnuplot)",	cmd_report },
-	{ "compare",	"two results folders, LKP style; exit 1 on a regression", cmd_compare },
-	{ "history",	"append a results folder to a CI history file",		cmd_history },
-	{ "c2c",	"core-to-core hand-off latency matrix by cache-line ping-pong", zf_c2c_main },
-	{ "model",	"predicted cost against tasks from hand-off latencies",	zf_model_main },
+	{ "run",	"one configuration into a results folder",	&zf_run_opts,	cmd_run },
+	{ "sweep",	"every configuration of lists into one results folder", &zf_sweep_opts,
+			cmd_sweep },
+	{ "topo",	"the machine and the PUs a placement gives, nothing run", &zf_topo_opts,
+			cmd_topo },
+	{ "show",	"a results folder's summary as a table",	NULL,		cmd_show },
+	{ "report",	"a results folder's charts and report.html (gnuplot)", NULL,	cmd_report },
+	{ "compare",	"two results folders, LKP style; exit 1 on a regression", &zf_compare_opts,
+			cmd_compare },
+	{ "history",	"append a results folder to a CI history file",	NULL,		cmd_history },
+	{ "c2c",	"core-to-core hand-off latency matrix by cache-line ping-pong", &zf_c2c_opts,
+			zf_c2c_main },
+	{ "model",	"predicted cost against tasks from hand-off latencies", &zf_model_opts,
+			zf_model_main },
 	{ "zeroout",	"mm-less users zeroing storage from the zero page or the huge zero folio",
-			zf_zeroout_main },
-	{ "usemem",	"usemem's spelling of the seed's command, usemem's units too", cmd_usemem },
-	{ "doctor",	"what on this machine can skew a timing, and the fixes",	zf_doctor_main },
+			&zf_zeroout_opts, zf_zeroout_main },
+	{ "usemem",	"usemem's spelling of the seed's command, usemem's units too",
+			&zf_usemem_opts, cmd_usemem },
+	{ "doctor",	"what on this machine can skew a timing, and the fixes", &zf_doctor_opts,
+			zf_doctor_main },
 	{ "detect",	"how the running kernel counts the huge zero folio, from what it does",
-			zf_detect_main },
+			&zf_detect_opts, zf_detect_main },
 	{ "vm",		"a subcommand inside a qemu guest of the topology and kernel asked for",
-		zf_vm_main },
-	{ "probe",	"reference loops: bare inc_not_zero, pointer read",	cmd_probe },
-	{ "strategies",	"the strategies and what each models",			cmd_strategies },
-	{ NULL, NULL, NULL },
+			&zf_vm_opts, zf_vm_main },
+	{ "probe",	"reference loops: bare inc_not_zero, pointer read", NULL,	cmd_probe },
+	{ "strategies",	"the strategies and what each models",		NULL,		cmd_strategies },
+	{ NULL, NULL, NULL, NULL },
 };
 
 static void usage(FILE *out)
@@ -60,6 +68,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (!strcmp(argv[1], "help") && argc > 2)
+		return zf_doc_main(subcommands, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;

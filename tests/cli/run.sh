@@ -67,6 +67,68 @@ else
 		"not in docs:${undoc:- none}" "defaults that differ:${wrong:- none}"
 fi
 
+# --- the option tables' other forms: docs/ tables, man page, completion ---
+# docs/*.md's tables between markers are hzfbench help --markdown's; a table
+# edited by hand (or an option changed without make docs) fails the check
+if tools/docs-options.sh --check "$bin" 2>"$tmp/docs-err"; then
+	mkdir -p "$tmp/docs-copy"
+	cp -r docs "$tmp/docs-copy/"
+	# shellcheck disable=SC2016 # backquotes: Markdown's, not the shell's
+	sed -i '0,/^| `--reps/s/^| `--reps.*/| `--reps R` | made up | `7` |/' "$tmp/docs-copy/docs/usage.md"
+	if (cd "$tmp/docs-copy" && "$OLDPWD/tools/docs-options.sh" --check "$OLDPWD/$bin") \
+		2>"$tmp/docs-err"; then
+		fail "docs/ option tables: a hand-edited one is found" "docs-options.sh --check passed it"
+	elif grep -q 'docs/usage.md: an option table differs' "$tmp/docs-err"; then
+		ok "docs/ option tables are hzfbench help --markdown's, and a hand edit fails the check"
+	else
+		fail "docs/ option tables: a hand-edited one is found" "$(head -3 "$tmp/docs-err")"
+	fi
+else
+	fail "docs/ option tables are hzfbench help --markdown's (make docs)" "$(head -8 "$tmp/docs-err")"
+fi
+# the man page: roff groff reads without a warning, naming every option --help lists
+"$bin" help --man >"$tmp/hzfbench.1"
+awk '/^\.SH "HZFBENCH / { c = $3; sub(/"$/, "", c) }
+	/^\.B / && c { gsub(/\\-/, "-"); n = split(substr($0, 4), w, /[ ,]+/)
+		for (i = 1; i <= n; i++) if (w[i] ~ /^--/) print c " " w[i] }' \
+	"$tmp/hzfbench.1" | sort -u >"$tmp/man-options"
+missing=$(grep -v -- ' --print-defaults$' tests/data/help-options.txt | sort -u |
+	comm -23 - "$tmp/man-options" | tr '\n' ' ')
+if ! command -v groff >/dev/null; then
+	skip "man page: groff reads it" "groff not installed (groff-base)"
+elif groff -man -Tutf8 -ww -z "$tmp/hzfbench.1" 2>"$tmp/groff-err" && [ ! -s "$tmp/groff-err" ] &&
+	[ -z "$missing" ]; then
+	ok "man page: groff reads it without a warning, every --help option in it"
+else
+	fail "man page: groff reads it without a warning, every --help option in it" \
+		"$(head -3 "$tmp/groff-err")" "missing:${missing:- none}"
+fi
+# bash completion: the subcommands, each one's options, a word option's words
+"$bin" help --completion >"$tmp/completion.bash"
+complete_words() {	# words...: what completing the last one offers
+	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _hzfbench
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$tmp/completion.bash" "$@"
+}
+if bash -n "$tmp/completion.bash" &&
+	[ "$(complete_words hzfbench vm --accel '')" = "$(printf 'auto\ntcg\nkvm')" ] &&
+	complete_words hzfbench swe | grep -qx sweep &&
+	[ "$(complete_words hzfbench compare --thr)" = --threshold ] &&
+	[ "$(complete_words hzfbench usemem -- | sort | tr '\n' ' ')" = \
+		"$(grep '^usemem ' tests/data/help-options.txt | cut -d' ' -f2 | sort -u | tr '\n' ' ')" ]; then
+	ok "bash completion: subcommands, each one's --help options, --accel's words"
+else
+	fail "bash completion: subcommands, each one's --help options, --accel's words" \
+		"$(complete_words hzfbench usemem -- | tr '\n' ' ')"
+fi
+# hzfbench help SUBCOMMAND is its --help; help's own errors are one line
+if cmp -s <("$bin" help compare) <("$bin" compare --help) &&
+	! "$bin" help --markdown strategies 2>"$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
+	ok "help SUBCOMMAND: its --help; --markdown of one without options: one line, non-zero"
+else
+	fail "help SUBCOMMAND: its --help; --markdown of one without options: one line, non-zero" \
+		"$(cat "$tmp/err")"
+fi
+
 n=0
 # refused(): the command ran in $tmp/cwd; rc and stderr judged
 refused() {	# want rc label
