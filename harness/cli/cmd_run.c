@@ -262,6 +262,7 @@ static int sweep_or_run_options(int argc, char **argv, bool single, int meta_arg
 		o->sw.argv = meta_argv;
 		o->sw.dir_out = dir;
 		o->sw.dir_out_len = dir_len;
+		o->sw.options = zf_opt_meta(&o->opt, o);
 		err = zf_sweep_run(&o->sw, &topo);
 	}
 	zf_topo_close(&topo);

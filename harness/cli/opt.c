@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "opt.h"
 #include "parse.h"
 
@@ -252,6 +253,50 @@ static void wrap(FILE *out, size_t col, const char *text)
 		first = false;
 	}
 	fputc('\n', out);
+}
+
+/* an entry's field as its kind stores it, for meta.json; NULL for a parser's own */
+static json_t *field_json(const struct zf_opt *o, const void *opts)
+{
+	const void *field = (const char *)opts + o->off;
+
+	switch (o->kind) {
+	case ZF_OPT_FLAG:
+		return json_boolean(*(const bool *)field);
+	case ZF_OPT_ULONG:
+		return json_integer((json_int_t)*(const unsigned long *)field);
+	case ZF_OPT_SIZE:
+		return json_integer((json_int_t)*(const unsigned long long *)field);
+	case ZF_OPT_PCT:
+	case ZF_OPT_NS:
+	case ZF_OPT_DOUBLE:
+		return zf_json_real(*(const double *)field);
+	case ZF_OPT_STRING:
+	case ZF_OPT_WORD:
+		return *(const char *const *)field ? zf_json_text(*(const char *const *)field) :
+		       json_null();
+	default:
+		return NULL;
+	}
+}
+
+json_t *zf_opt_meta(const struct zf_opt_set *set, const void *opts)
+{
+	json_t *meta = json_object(), *v;
+	size_t i;
+
+	for (i = 0; meta && i < set->n; i++) {
+		const struct zf_opt *o = &set->opts[i];
+
+		if (!o->meta || !takes(set, o))
+			continue;
+		v = o->meta_json ? o->meta_json(opts) : field_json(o, opts);
+		if (v && json_object_set_new(meta, o->meta, v)) {
+			json_decref(meta);
+			return NULL;
+		}
+	}
+	return meta;
 }
 
 long zf_opt_next_listed(const struct zf_opt_set *set, long i)

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct json_t;
+
 enum zf_opt_kind {
 	ZF_OPT_FLAG,		/* no value: a bool at off, set */
 	ZF_OPT_ULONG,		/* an unsigned long at off, decimal, in [min, max] */
@@ -49,6 +51,14 @@ struct zf_opt {
 	const char *const *words;	/* ZF_OPT_WORD: the values taken, NULL last */
 	/* ZF_OPT_STRING: a value it refuses (non-zero, with why) is a usage error */
 	int (*check)(const char *value, const char **why);
+	/*
+	 * Its key in meta.json's "options" (NULL: not kept there), and the
+	 * value kept, from the caller's options once every list is expanded;
+	 * meta_json NULL: the field as its kind stores it; meta_json() NULL:
+	 * not kept this time (--max-reps without --reps auto)
+	 */
+	const char *meta;
+	struct json_t *(*meta_json)(const void *opts);
 };
 
 /* a table's last entries: --print-defaults and -h, --help for the subcommands in c */
@@ -100,6 +110,9 @@ void zf_opt_free(struct zf_opt_set *set);
 const char *zf_opt_typed(const struct zf_opt_set *set, const char *name);
 /* what was typed, else its default: the value an error names */
 const char *zf_opt_shown(const struct zf_opt_set *set, const char *name);
+
+/* meta.json's "options": each meta key set->cmd takes, in the table's order; NULL: no memory */
+struct json_t *zf_opt_meta(const struct zf_opt_set *set, const void *opts);
 
 /* the usage and one entry an option, wrapped at 80 columns */
 void zf_opt_help(const struct zf_opt_set *set, FILE *out);

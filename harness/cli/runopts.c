@@ -10,6 +10,7 @@
 
 #include "../../bench/strategy.h"
 #include "numa.h"
+#include "json.h"
 #include "parse.h"
 #include "perfctr.h"
 #include "runopts.h"
@@ -128,42 +129,133 @@ static int opt_counter_node(const char *opt, const char *arg, void *opts)
 	return err;
 }
 
+/*
+ * meta.json's "options": what each option came to once the lists are
+ * expanded (pow2 as its task counts, strategies by name), as sweep runs it
+ */
+#define SWEEP(opts)	(&((const struct zf_run_options *)(opts))->sw)
+
+/* fn(): an array of sw->n items, item the i-th */
+#define META_LIST(fn, n, item)						\
+static json_t *fn(const void *opts)					\
+{									\
+	const struct zf_sweep *sw = SWEEP(opts);			\
+	json_t *a = json_array();					\
+	size_t i;							\
+									\
+	for (i = 0; i < sw->n; i++)					\
+		zf_json_push(&a, item);					\
+	return a;							\
+}
+
+META_LIST(meta_strategies, nstrategies, zf_json_text(sw->strategies[i]->name))
+META_LIST(meta_tasks, ntasks, json_integer(sw->tasks[i]))
+META_LIST(meta_kinds, nkinds, json_string(zf_task_kind_name(sw->kinds[i])))
+META_LIST(meta_placements, nplacements, zf_json_text(sw->placements[i]))
+META_LIST(meta_faults, nfaults, json_string(zf_fault_mode_name(sw->faults[i])))
+META_LIST(meta_events, events.n, zf_json_text(sw->events.ev[i].name))
+
+static json_t *meta_workload(const void *opts)
+{
+	return json_string(zf_workload_name(SWEEP(opts)->workload));
+}
+
+static json_t *meta_reps(const void *opts)
+{
+	const struct zf_sweep *sw = SWEEP(opts);
+
+	return sw->reps_auto ? json_string("auto") : json_integer((json_int_t)sw->reps);
+}
+
+/* --min-reps, --max-reps, --target-ci: kept where --reps auto uses them */
+static json_t *meta_min_reps(const void *opts)
+{
+	const struct zf_sweep *sw = SWEEP(opts);
+
+	return sw->reps_auto ? json_integer((json_int_t)sw->min_reps) : NULL;
+}
+
+static json_t *meta_max_reps(const void *opts)
+{
+	const struct zf_sweep *sw = SWEEP(opts);
+
+	return sw->reps_auto ? json_integer((json_int_t)sw->max_reps) : NULL;
+}
+
+static json_t *meta_target_ci(const void *opts)
+{
+	const struct zf_sweep *sw = SWEEP(opts);
+
+	return sw->reps_auto ? zf_json_real(sw->target_ci_pct) : NULL;
+}
+
+static json_t *meta_counter_node(const void *opts)
+{
+	return json_integer(SWEEP(opts)->counter_node);
+}
+
+static json_t *meta_inject(const void *opts)
+{
+	const struct zf_sweep *sw = SWEEP(opts);
+
+	return sw->inject ? json_pack("{s:s, s:I}", "strategy", sw->inject->name,
+				      "ns", (json_int_t)sw->inject_ns) : json_null();
+}
+
+static json_t *meta_sched(const void *opts)
+{
+	char name[32];
+
+	return json_string(zf_sched_name(&SWEEP(opts)->sched, name, sizeof(name)));
+}
+
 #define FIELD(f)	.off = offsetof(struct zf_run_options, f)
 #define CUSTOM(fn)	.kind = ZF_OPT_CUSTOM, .parse = fn
+#define META(key, fn)	.meta = (key), .meta_json = (fn)
 
 /* run's, sweep's and topo's options, in the order --help lists them */
 static const struct zf_opt opt_table[] = {
 	{ .name = "strategy", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_RUN, FIELD(strategies),
 	  .arg = "S", .def = "global", .help = "global, mmflag, persistent, percpu, or native "
-	  "(the running kernel alone, with --fault kernel)" },
+	  "(the running kernel alone, with --fault kernel)",
+	  META("strategies", meta_strategies) },
 	{ .name = "strategies", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_SWEEP, FIELD(strategies),
 	  .arg = "LIST", .help = "strategies (default global,mmflag,persistent,percpu, and "
-	  "native for kernel faults)" },
+	  "native for kernel faults)",
+	  META("strategies", meta_strategies) },
 	{ .name = "tasks", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_RUN, FIELD(tasks), .arg = "N",
-	  .def = "1", .help = "tasks" },
+	  .def = "1", .help = "tasks",
+	  META("tasks", meta_tasks) },
 	{ .name = "tasks", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_SWEEP, FIELD(tasks), .arg = "LIST",
-	  .def = "pow2", .help = "1,2,4 or 1-8 or pow2 (1,2,4,... and the CPU count) or all" },
+	  .def = "pow2", .help = "1,2,4 or 1-8 or pow2 (1,2,4,... and the CPU count) or all",
+	  META("tasks", meta_tasks) },
 	{ .name = "tasks", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_TOPO, FIELD(tasks), .arg = "N",
 	  .help = "plan this many tasks (default: as many as the placement has PUs)" },
 	{ .name = "task-kind", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_RUN, FIELD(task_kinds),
 	  .arg = "K", .help = "thread (one shared mm) or process (one mm each) (default thread; "
-	  "process with --workload lifecycle)" },
+	  "process with --workload lifecycle)",
+	  META("task_kinds", meta_kinds) },
 	{ .name = "task-kinds", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_SWEEP, FIELD(task_kinds),
 	  .arg = "LIST", .help = "thread, process (default thread,process; process with "
-	  "--workload lifecycle)" },
+	  "--workload lifecycle)",
+	  META("task_kinds", meta_kinds) },
 	{ .name = "placement", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_RUN, FIELD(placements),
-	  .arg = "P", .def = "compact", .help = "compact, scatter, node:N, cpus:LIST or none" },
+	  .arg = "P", .def = "compact", .help = "compact, scatter, node:N, cpus:LIST or none",
+	  META("placements", meta_placements) },
 	{ .name = "placement", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_TOPO, FIELD(placements),
 	  .arg = "P", .help = "compact, scatter, node:N, cpus:LIST or none: print the PUs it "
 	  "gives each task (default with --tasks: compact)" },
 	{ .name = "placements", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_SWEEP, FIELD(placements),
 	  .arg = "LIST", .def = "compact", .help = "a placement with commas, cpus:0,2, needs "
-	  "ranges instead: cpus:0-1" },
+	  "ranges instead: cpus:0-1",
+	  META("placements", meta_placements) },
 	{ .name = "fault", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_RUN, FIELD(faults), .arg = "MODE",
 	  .def = "emulated", .help = "emulated (busy work stands for the fault) or kernel (real "
-	  "huge-page read faults of a fresh MADV_HUGEPAGE region)" },
+	  "huge-page read faults of a fresh MADV_HUGEPAGE region)",
+	  META("faults", meta_faults) },
 	{ .name = "faults", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_SWEEP, FIELD(faults), .arg = "LIST",
-	  .def = "emulated", .help = "emulated, kernel (native runs on kernel only)" },
+	  .def = "emulated", .help = "emulated, kernel (native runs on kernel only)",
+	  META("faults", meta_faults) },
 	{ .name = "quiet", .kind = ZF_OPT_FLAG, .cmds = ZF_CMD_RUN, FIELD(sw.quiet),
 	  .help = "no table at the end" },
 	{ .name = "quiet", .kind = ZF_OPT_FLAG, .cmds = ZF_CMD_SWEEP, FIELD(sw.quiet),
@@ -173,56 +265,71 @@ static const struct zf_opt opt_table[] = {
 	  "from a few short probe runs here, and stop: nothing measured, nothing written "
 	  "(with HWLOC_SYNTHETIC or --topology: for that machine)" },
 	{ .name = "size", .kind = ZF_OPT_SIZE, .cmds = ZF_CMD_MEASURE, FIELD(sw.size), .arg = "BYTES",
-	  .def = "100G", .help = "region per task per pass, K/M/G/T suffixes" },
+	  .def = "100G", .help = "region per task per pass, K/M/G/T suffixes",
+	  .meta = "size" },
 	{ .name = "step", .kind = ZF_OPT_SIZE, .cmds = ZF_CMD_MEASURE, FIELD(sw.step), .arg = "BYTES",
-	  .def = "2M", .help = "one fault every step" },
+	  .def = "2M", .help = "one fault every step",
+	  .meta = "step" },
 	{ .name = "fault-ns", .kind = ZF_OPT_ULONG, .cmds = ZF_CMD_MEASURE, FIELD(sw.fault_ns),
 	  .max = 10000000, .arg = "NS", .def = "0",
-	  .help = "busy work per fault for the rest of the fault path" },
+	  .help = "busy work per fault for the rest of the fault path",
+	  .meta = "fault_ns" },
 	{ .name = "shrink-hz", .kind = ZF_OPT_ULONG, .cmds = ZF_CMD_MEASURE, FIELD(sw.shrink_hz),
 	  .max = 100000, .arg = "HZ", .def = "0", .help = "memory pressure: the strategy's "
 	  "shrinker counts and scans this often while the tasks run; 0: never (100 with "
-	  "--workload lifecycle where not given)" },
+	  "--workload lifecycle where not given)",
+	  .meta = "shrink_hz" },
 	{ .name = "workload", CUSTOM(opt_workload), .cmds = ZF_CMD_MEASURE, FIELD(sw.workload),
 	  .arg = "W", .def = "usemem", .help = "usemem (each task one --size region a pass), "
 	  "lifecycle (process tasks in waves of short lives: each a new mm, --faults-per-life "
-	  "faults, teardown, exit), or zeroout (options of its own: hzfbench zeroout --help)" },
+	  "faults, teardown, exit), or zeroout (options of its own: hzfbench zeroout --help)",
+	  META("workload", meta_workload) },
 	{ .name = "faults-per-life", .kind = ZF_OPT_ULONG, .cmds = ZF_CMD_MEASURE,
 	  FIELD(faults_per_life), .min = 1, .max = MAX_FAULTS_PER_PASS, .arg = "N", .def = "64",
 	  .help = "lifecycle: faults in each life" },
 	{ .name = "reps", CUSTOM(opt_reps), .cmds = ZF_CMD_MEASURE, FIELD(sw.reps), .arg = "R|auto",
 	  .def = "5", .help = "measured repetitions; auto: repeat until the 95% confidence "
 	  "interval of the median ns/fault is within --target-ci, at least --min-reps and at "
-	  "most --max-reps" },
-	{ .name = "min-reps", .kind = ZF_OPT_ULONG, .cmds = ZF_CMD_MEASURE, FIELD(sw.min_reps),
-	  .min = 6, .max = 100000, .arg = "N", .def = "6",
-	  .help = "--reps auto: at least this many, however soon the interval is met" },
+	  "most --max-reps",
+	  META("reps", meta_reps) },
 	{ .name = "max-reps", .kind = ZF_OPT_ULONG, .cmds = ZF_CMD_MEASURE, FIELD(sw.max_reps),
 	  .min = 6, .max = 100000, .arg = "N", .def = "30",
-	  .help = "--reps auto: at most this many" },
+	  .help = "--reps auto: at most this many",
+	  META("max_reps", meta_max_reps) },
 	{ .name = "target-ci", .kind = ZF_OPT_PCT, .cmds = ZF_CMD_MEASURE, FIELD(sw.target_ci_pct),
 	  .arg = "PCT", .def = "2",
-	  .help = "--reps auto: the interval's half-width, in percent of the median" },
+	  .help = "--reps auto: the interval's half-width, in percent of the median",
+	  META("target_ci_pct", meta_target_ci) },
+	{ .name = "min-reps", .kind = ZF_OPT_ULONG, .cmds = ZF_CMD_MEASURE, FIELD(sw.min_reps),
+	  .min = 6, .max = 100000, .arg = "N", .def = "6",
+	  .help = "--reps auto: at least this many, however soon the interval is met",
+	  META("min_reps", meta_min_reps) },
 	{ .name = "warmup", .kind = ZF_OPT_ULONG, .cmds = ZF_CMD_MEASURE, FIELD(sw.warmup),
-	  .max = 100000, .arg = "W", .def = "1", .help = "repetitions run first and not kept" },
+	  .max = 100000, .arg = "W", .def = "1", .help = "repetitions run first and not kept",
+	  .meta = "warmup" },
 	{ .name = "min-ms", .kind = ZF_OPT_ULONG, .cmds = ZF_CMD_MEASURE, FIELD(sw.min_ms),
 	  .max = 3600000, .arg = "MS", .def = "200",
-	  .help = "passes per repetition are chosen so it lasts this" },
+	  .help = "passes per repetition are chosen so it lasts this",
+	  .meta = "min_ms" },
 	{ .name = "watchdog", .kind = ZF_OPT_ULONG, .cmds = ZF_CMD_MEASURE, FIELD(sw.watchdog_s),
 	  .min = 1, .max = 86400, .arg = "SEC", .help = "fail the run when no task ends a pass "
 	  "for SEC seconds: a task stopped, stuck or starved (default 60 + 10 x --min-ms)" },
 	{ .name = "counter-node", CUSTOM(opt_counter_node), .cmds = ZF_CMD_MEASURE,
 	  FIELD(sw.counter_node), .arg = "N",
-	  .help = "NUMA node of the global counter (default: first task's node)" },
+	  .help = "NUMA node of the global counter (default: first task's node)",
+	  META("counter_node", meta_counter_node) },
 	{ .name = "events", CUSTOM(opt_events), .cmds = ZF_CMD_MEASURE, FIELD(sw.events),
 	  .arg = "LIST", .def = zf_perf_default_events, .help = "perf events each task counts "
-	  "on itself: perf's generic names or rNNNN, or none" },
+	  "on itself: perf's generic names or rNNNN, or none",
+	  META("events", meta_events) },
 	{ .name = "profile", .kind = ZF_OPT_FLAG, .cmds = ZF_CMD_MEASURE, FIELD(sw.profile),
 	  .help = "sample each task's cpu-clock at 1 kHz, get() and put() called out of line, "
-	  "for the share of time in each" },
+	  "for the share of time in each",
+	  .meta = "profile" },
 	{ .name = "inject-ns", CUSTOM(opt_inject), .cmds = ZF_CMD_MEASURE, FIELD(sw.inject),
 	  .arg = "S=NS", .help = "for testing compare: strategy S alone gets NS more busy work "
-	  "per fault (recorded in meta.json options.inject)" },
+	  "per fault (recorded in meta.json options.inject)",
+	  META("inject", meta_inject) },
 	{ .name = "set-thp", CUSTOM(opt_set_thp), .cmds = ZF_CMD_MEASURE, FIELD(set_thp),
 	  .arg = "MODE", .help = "kernel faults: write MODE (madvise or always) to THP's enabled "
 	  "and 1 to use_zero_page for the run, and put back what was there at exit and on "
@@ -230,7 +337,8 @@ static const struct zf_opt opt_table[] = {
 	{ .name = "sched", CUSTOM(opt_sched), .cmds = ZF_CMD_MEASURE, FIELD(sw.sched),
 	  .arg = "POLICY[:PRIO]", .help = "each task runs under fifo, rr (real time, priority "
 	  "1-99, default 1; needs root or CAP_SYS_NICE) or other (default: the policy it "
-	  "inherits, normally other)" },
+	  "inherits, normally other)",
+	  META("sched", meta_sched) },
 	{ .name = "tag", CUSTOM(opt_tag), .cmds = ZF_CMD_MEASURE, FIELD(sw.tag), .arg = "TEXT",
 	  .help = "a label kept in meta.json and summary.csv's tag column" },
 	{ .name = "summary", .kind = ZF_OPT_FLAG, .cmds = ZF_CMD_TOPO, FIELD(summary),

@@ -45,57 +45,6 @@ static void progress(const struct zf_run_config *cfg, size_t done, size_t total,
 	fflush(stderr);
 }
 
-/* meta.json's "options": what was parsed, in the order it has always had */
-static void options_json(struct zf_results *r, const struct zf_sweep *sw)
-{
-	json_t *strategies = json_array(), *faults = json_array(), *kinds = json_array();
-	json_t *placements = json_array(), *tasks = json_array(), *events = json_array();
-	json_t *o, *reps, *rest;
-	char sched[32];
-	size_t i;
-	int err;
-
-	for (i = 0; i < sw->nstrategies; i++)
-		zf_json_push(&strategies, zf_json_text(sw->strategies[i]->name));
-	for (i = 0; i < sw->nfaults; i++)
-		zf_json_push(&faults, zf_json_text(zf_fault_mode_name(sw->faults[i])));
-	for (i = 0; i < sw->nkinds; i++)
-		zf_json_push(&kinds, zf_json_text(zf_task_kind_name(sw->kinds[i])));
-	for (i = 0; i < sw->nplacements; i++)
-		zf_json_push(&placements, zf_json_text(sw->placements[i]));
-	for (i = 0; i < sw->ntasks; i++)
-		zf_json_push(&tasks, json_integer(sw->tasks[i]));
-	for (i = 0; i < sw->events.n; i++)
-		zf_json_push(&events, zf_json_text(sw->events.ev[i].name));
-	o = json_pack("{s:I, s:I, s:I}", "size", (json_int_t)sw->size, "step", (json_int_t)sw->step,
-		      "fault_ns", (json_int_t)sw->fault_ns);
-	reps = sw->reps_auto ?
-		json_pack("{s:s, s:I, s:o, s:I}", "reps", "auto", "max_reps", (json_int_t)sw->max_reps,
-			  "target_ci_pct", zf_json_real(sw->target_ci_pct),
-			  "min_reps", (json_int_t)sw->min_reps) :
-		json_pack("{s:I}", "reps", (json_int_t)sw->reps);
-	/* made whole, whatever failed before: json_pack() releases its "o"s either way */
-	rest = json_pack("{s:I, s:I, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:I, s:s, s:o}",
-			 "warmup", (json_int_t)sw->warmup, "min_ms", (json_int_t)sw->min_ms,
-			 "counter_node", sw->counter_node,
-			 "sched", zf_sched_name(&sw->sched, sched, sizeof(sched)),
-			 "strategies", strategies, "faults", faults, "task_kinds", kinds,
-			 "placements", placements, "tasks", tasks, "events", events,
-			 "profile", sw->profile, "shrink_hz", (json_int_t)sw->shrink_hz,
-			 "workload", zf_workload_name(sw->workload),
-			 "inject", sw->inject ? json_pack("{s:s, s:I}", "strategy", sw->inject->name,
-							  "ns", (json_int_t)sw->inject_ns) : json_null());
-	/* json_object_update_new() releases its second either way, in this order */
-	err = json_object_update_new(o, reps);
-	err |= json_object_update_new(o, rest);
-	if (err) {
-		json_decref(o);
-		return;
-	}
-	json_decref(r->options);
-	r->options = o;
-}
-
 /* every plan is made before anything runs: a bad combination fails at once */
 static int make_plans(struct zf_sweep *sw, struct zf_topo *topo, struct zf_plan *plans)
 {
@@ -407,7 +356,7 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 	}
 	zf_probe_measure(&r.probe, (double)sw->fault_ns);
 	doctor_snapshot(&r, topo, plans, nplans);
-	options_json(&r, sw);
+	r.options = json_incref(sw->options);
 	if (zf_results_begin(&r, nconfigs, why, sizeof(why))) {
 		fprintf(stderr, "hzfbench: %s\n", why);
 		goto out;
@@ -529,4 +478,6 @@ void zf_sweep_free(struct zf_sweep *sw)
 	sw->faults = NULL;
 	sw->placements = NULL;
 	sw->tasks = NULL;
+	json_decref(sw->options);
+	sw->options = NULL;
 }

@@ -47,6 +47,8 @@ struct zf_sweep {
 	size_t dir_out_len;
 	int argc;
 	char **argv;
+	/* meta.json's "options", from the option table (zf_opt_meta); NULL: none */
+	struct json_t *options;
 };
 
 /*

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The option table (harness/cli/opt.c): defaults, parsing, refusals, --help. */
 #include <getopt.h>
+#include <ctype.h>
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,21 +24,37 @@ static const char *const modes[] = { "fast", "slow", "odd", NULL };
 
 #define AT(f)	.off = offsetof(struct toy, f)
 
+/* a meta value of its own: the name upper-cased, and nothing where there is none */
+static json_t *loud_name(const void *opts)
+{
+	const struct toy *t = opts;
+	char up[16];
+	size_t i;
+
+	if (!t->name)
+		return NULL;
+	for (i = 0; t->name[i] && i + 1 < sizeof(up); i++)
+		up[i] = (char)toupper((unsigned char)t->name[i]);
+	up[i] = '\0';
+	return json_string(up);
+}
+
 static const struct zf_opt toy_table[] = {
 	{ .name = "count", .kind = ZF_OPT_ULONG, .cmds = ONE | TWO, AT(count), .min = 1, .max = 10,
-	  .def = "3", .arg = "N", .help = "how many" },
+	  .def = "3", .arg = "N", .help = "how many", .meta = "count" },
 	{ .name = "bytes", .kind = ZF_OPT_SIZE, .cmds = ONE, AT(bytes), .def = "2M", .arg = "B",
 	  .help = "a size, with a help long enough that it has to be wrapped onto a second line "
 	  "and a third" },
 	{ .name = "mode", .kind = ZF_OPT_WORD, .words = modes, .cmds = ONE, AT(mode), .arg = "M",
-	  .help = "one of three" },
+	  .help = "one of three", .meta = "mode" },
 	{ .name = "name", .kind = ZF_OPT_STRING, .cmds = TWO, AT(name), .arg = "S",
 	  .help = "a name" },
 	{ .name = "names", .kind = ZF_OPT_STRING, .cmds = ONE, AT(name), .arg = "LIST",
-	  .help = "names" },
-	{ .name = "loud", .kind = ZF_OPT_FLAG, .cmds = ONE, AT(loud), .help = "say more" },
+	  .help = "names", .meta = "names", .meta_json = loud_name },
+	{ .name = "loud", .kind = ZF_OPT_FLAG, .cmds = ONE, AT(loud), .help = "say more",
+	  .meta = "loud" },
 	{ .name = "ratio", .kind = ZF_OPT_DOUBLE, .cmds = ONE, AT(ratio), .dmin = 0, .dmax = 1,
-	  .arg = "R", .help = "a fraction" },
+	  .arg = "R", .help = "a fraction", .meta = "ratio" },
 	{ .name = "who", .letter = 'w', .kind = ZF_OPT_STRING, .cmds = ONE, AT(who), .arg = "W",
 	  .help = "a short option with a value" },
 	ZF_OPT_TAIL(ONE | TWO),
@@ -127,6 +145,32 @@ TEST(opt_operands_left_for_the_subcommand)
 	ASSERT_EQ(optind, 3);
 	EXPECT_STREQ(argv[optind], "a");
 	EXPECT_STREQ(argv[optind + 1], "b");
+}
+
+/* meta.json's options: the keys the subcommand takes, in table order, each as its kind */
+TEST(opt_meta_from_the_table)
+{
+	struct toy t = { .count = 4, .mode = "odd", .ratio = 0.5, .loud = true };
+	struct zf_opt_set one = { .opts = toy_table, .n = sizeof(toy_table) / sizeof(toy_table[0]),
+				  .cmd = "one", .cmd_bit = ONE, .usage = "" };
+	struct zf_opt_set two = one;
+	json_t *m;
+	char *text;
+
+	m = zf_opt_meta(&one, &t);
+	ASSERT_TRUE(m != NULL);
+	text = json_dumps(m, JSON_COMPACT);
+	EXPECT_STREQ(text, "{\"count\":4,\"mode\":\"odd\",\"loud\":true,\"ratio\":0.5}");
+	free(text);
+	json_decref(m);
+	t.name = "x";
+	m = zf_opt_meta(&one, &t);
+	EXPECT_STREQ(json_string_value(json_object_get(m, "names")), "X");
+	json_decref(m);
+	two.cmd_bit = TWO;	/* two takes count alone of these */
+	m = zf_opt_meta(&two, &t);
+	EXPECT_EQ(json_object_size(m), 1);
+	json_decref(m);
 }
 
 /* --nam matches name and names, one field: not ambiguous, and taken as name (two's) */
