@@ -18,6 +18,7 @@
 #include "metrics.h"
 #include "numa.h"
 #include "perfcols.h"
+#include "rescols.h"
 #include "results.h"
 #include "thpset.h"
 #include "timing.h"
@@ -274,18 +275,23 @@ int zf_results_begin(struct zf_results *r, unsigned int nconfigs, char *why, siz
 	return 0;
 }
 
-static void key_fields(struct zf_buf *b, const struct zf_run_config *cfg)
+void zf_results_key(const struct zf_run_config *cfg, struct zf_config_key *key)
 {
-	zf_buf_csv(b, cfg->strategy->name, 0);
-	zf_buf_printf(b, "%s,%s,%d,", zf_fault_mode_name(cfg->fault), zf_task_kind_name(cfg->kind),
-		      cfg->plan->ntasks);
-	zf_buf_csv(b, cfg->plan->placement, 0);
-	zf_buf_printf(b, "%lu,%lu,", cfg->step, cfg->faults_per_pass);
+	*key = (struct zf_config_key){
+		.strategy = cfg->strategy->name, .fault = zf_fault_mode_name(cfg->fault),
+		.task_kind = zf_task_kind_name(cfg->kind), .tasks = (uint64_t)cfg->plan->ntasks,
+		.placement = cfg->plan->placement, .step = cfg->step,
+		.faults_per_pass = cfg->faults_per_pass,
+	};
 }
 
-void zf_results_key_fields(struct zf_buf *b, const struct zf_run_config *cfg)
+/* cfg's key columns, each followed by a comma: the rows not on a table yet */
+static void key_fields(struct zf_buf *b, const struct zf_run_config *cfg)
 {
-	key_fields(b, cfg);
+	struct zf_config_key key;
+
+	zf_results_key(cfg, &key);
+	zf_cols_row(b, &zf_key_table, &key, false);
 }
 
 int zf_results_add_run(struct zf_results *r, const struct zf_run_record *run)
@@ -563,6 +569,57 @@ static void concurrency_task_fields(struct zf_buf *b, const struct zf_task_sampl
 	numa_fields(b, &t->seen);
 }
 
+/* summary.csv's row of c: s and the medians of the per-repetition figures */
+static void summary_row(struct zf_buf *b, const struct zf_results *r,
+			const struct zf_config_result *c, const struct zf_summary *s,
+			const double *perf, double *gs, double *ps, double *as, double *fs,
+			double *ss)
+{
+	struct zf_summary_row row = {
+		.reps = s->reps, .ns_per_fault_median = s->ns_per_fault_median,
+		.ns_per_fault_min = s->ns_per_fault_min, .ns_per_fault_max = s->ns_per_fault_max,
+		.ns_per_fault_stddev = s->ns_per_fault_stddev,
+		.faults_per_sec_median = s->faults_per_sec_median,
+		.teardown_ns_per_fault_median = s->teardown_ns_per_fault_median,
+		.fairness_min_max = s->fairness_min_max_median,
+		.get_ns_in_fault_median = s->get_ns_in_fault_median,
+		.get_share_of_fault = s->ns_per_fault_median > 0 ?
+				      s->get_ns_in_fault_median / s->ns_per_fault_median : NAN,
+		.get_share = zf_median_measured(gs, c->reps),
+		.put_share = zf_median_measured(ps, c->reps),
+		.workload = zf_workload_name(c->cfg.workload),
+		.allocs_per_sec_median = zf_median_measured(as, c->reps),
+		.frees_per_sec_median = zf_median_measured(fs, c->reps),
+		.alloc_share_median = zf_median_measured(ss, c->reps),
+		.overlap_median = s->overlap_median, .cpu_wall_median = s->cpu_wall_median,
+		.flagged_reps = s->flagged_reps, .ci95_lo = s->ci95_lo, .ci95_hi = s->ci95_hi,
+		.ci95_pct = s->ci95_pct, .tag = r->tag ? r->tag : "",
+	};
+
+	zf_results_key(&c->cfg, &row.key);
+	memcpy(row.perf, perf, sizeof(row.perf));
+	zf_cols_row(b, &zf_summary_table, &row, true);
+}
+
+/* counters.csv's row of c: every run of it added up */
+static void counters_row(struct zf_buf *b, const struct zf_config_result *c)
+{
+	const struct zf_stats *t = &c->total;
+	struct zf_counters_row row = {
+		.passes = c->passes, .counter_node = c->counter_node, .gets = t->gets,
+		.puts = t->puts, .zaps = t->zaps, .mm_exits = t->mm_exits, .ref_gets = t->ref_gets,
+		.ref_puts = t->ref_puts, .counter_touches = t->counter_touches,
+		.cas_retries = t->cas_retries, .allocs = t->allocs, .frees = t->frees,
+		.alloc_races_lost = t->alloc_races_lost, .alloc_failures = t->alloc_failures,
+		.shrinks = t->shrinks, .broken = t->broken,
+		.counter_touches_per_fault = t->gets ? (double)t->counter_touches / t->gets : 0.0,
+		.alloc_ns = t->alloc_ns,
+	};
+
+	zf_results_key(&c->cfg, &row.key);
+	zf_cols_row(b, &zf_counters_table, &row, true);
+}
+
 static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_buf *summary,
 			struct zf_buf *counters, struct zf_buf *perf, const struct zf_results *r,
 			const struct zf_config_result *c)
@@ -577,7 +634,6 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 	double *ss = calloc(c->reps ? c->reps : 1, sizeof(*ss));
 	const struct zf_run_config *cfg = &c->cfg;
 	const struct zf_plan *plan = cfg->plan;
-	const struct zf_stats *t = &c->total;
 	int ntasks = plan->ntasks, k;
 	struct zf_summary s;
 	unsigned int rep;
@@ -658,40 +714,13 @@ static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_
 	free(m);
 	free(pc);
 	free(pcs);
-	key_fields(summary, cfg);
-	zf_buf_printf(summary, "%u,%.3f,%.3f,%.3f,%.3f,%.0f,%.3f,%.4f,", s.reps,
-		      s.ns_per_fault_median, s.ns_per_fault_min, s.ns_per_fault_max,
-		      s.ns_per_fault_stddev, s.faults_per_sec_median,
-		      s.teardown_ns_per_fault_median, s.fairness_min_max_median);
-	csv_measured(summary, "%.3f", s.get_ns_in_fault_median, ",");
-	csv_measured(summary, "%.5f", s.ns_per_fault_median > 0 ?
-		     s.get_ns_in_fault_median / s.ns_per_fault_median : NAN, "");
-	zf_perf_cols_csv(summary, sum_pc);
-	zf_buf_printf(summary, ",");
-	csv_measured(summary, "%.5f", zf_median_measured(gs, c->reps), ",");
-	csv_measured(summary, "%.5f", zf_median_measured(ps, c->reps), ",");
-	zf_buf_printf(summary, "%s,", zf_workload_name(cfg->workload));
-	csv_measured(summary, "%.1f", zf_median_measured(as, c->reps), ",");
-	csv_measured(summary, "%.1f", zf_median_measured(fs, c->reps), ",");
-	csv_measured(summary, "%.6f", zf_median_measured(ss, c->reps), ",");
-	csv_measured(summary, "%.4f", s.overlap_median, ",");
-	csv_measured(summary, "%.4f", s.cpu_wall_median, ",");
-	zf_buf_printf(summary, "%u,", s.flagged_reps);
-	csv_measured(summary, "%.3f", s.ci95_lo, ",");
-	csv_measured(summary, "%.3f", s.ci95_hi, ",");
-	csv_measured(summary, "%.2f", s.ci95_pct, ",");
-	zf_buf_csv(summary, r->tag ? r->tag : "", 1);
+	summary_row(summary, r, c, &s, sum_pc, gs, ps, as, fs, ss);
 	free(gs);
 	free(ps);
 	free(as);
 	free(fs);
 	free(ss);
-	key_fields(counters, cfg);
-	zf_buf_printf(counters, "%lu,%d,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%.4f,%lu\n",
-		      c->passes, c->counter_node, t->gets, t->puts, t->zaps, t->mm_exits,
-		      t->ref_gets, t->ref_puts, t->counter_touches, t->cas_retries, t->allocs,
-		      t->frees, t->alloc_races_lost, t->alloc_failures, t->shrinks, t->broken,
-		      t->gets ? (double)t->counter_touches / t->gets : 0.0, t->alloc_ns);
+	counters_row(counters, c);
 }
 
 int zf_results_write(struct zf_results *r, char *why, size_t len)
@@ -712,11 +741,8 @@ int zf_results_write(struct zf_results *r, char *why, size_t len)
 		      "fault_ns,teardown_ns,minflt,rss_growth_kb,anon_huge_kb,get_ns_in_fault,"
 		      "span_start_ns,span_wall_ns,span_cpu_ns,cpu_wall,steal_pct,idle_pct,nivcsw,"
 		      "migrations,sched,start_cpu,cpu_node,table_node,mm_node_seen\n");
-	zf_buf_printf(&summary, ZF_SUMMARY_COLUMNS "\n");
-	zf_buf_printf(&counters, KEY_COLUMNS ",passes,counter_node,gets,puts,zaps,mm_exits,"
-		      "ref_gets,ref_puts,counter_touches,cas_retries,allocs,frees,"
-		      "alloc_races_lost,alloc_failures,shrinks,broken,counter_touches_per_fault,"
-		      "alloc_ns\n");
+	zf_cols_header(&summary, &zf_summary_table);
+	zf_cols_header(&counters, &zf_counters_table);
 	zf_buf_printf(&perf, KEY_COLUMNS ",rep,task,phase,event,count,time_enabled_ns,"
 		      "time_running_ns,scaled_count,multiplexed,per_fault\n");
 	for (i = 0; i < r->nconfigs; i++)

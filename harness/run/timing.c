@@ -42,8 +42,10 @@ void zf_timing_csv(const struct zf_results *r, struct zf_buf *b)
 		const struct zf_run_record *run = &r->runs[i];
 		const struct zf_run_timing *t = &run->timing;
 		uint64_t wall = run_wall_ns(t);
+		struct zf_config_key key;
 
-		zf_results_key_fields(b, &r->configs[run->config].cfg);
+		zf_results_key(&r->configs[run->config].cfg, &key);
+		zf_cols_row(b, &zf_key_table, &key, false);
 		zf_buf_printf(b, "%u,%lu,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", run->round,
 			      run->passes, t->calibrate_reps, ms(t->start_ns), ms(t->calibrate_ns),
 			      ms(t->warmup_ns), ms(t->measure_ns), ms(t->stop_ns), ms(wall));

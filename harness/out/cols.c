@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Column tables and the configuration key: see cols.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cols.h"
+#include "perfcols.h"
+
+#define KEY(name, type, field) { name, type, NULL, offsetof(struct zf_config_key, field), NULL }
+
+static const struct zf_col key_cols[ZF_KEY_NCOLS] = {
+	KEY("strategy", ZF_COL_TEXT, strategy),
+	KEY("fault", ZF_COL_TEXT, fault),
+	KEY("task_kind", ZF_COL_TEXT, task_kind),
+	KEY("tasks", ZF_COL_UINT, tasks),
+	KEY("placement", ZF_COL_TEXT, placement),
+	KEY("step", ZF_COL_UINT, step),
+	KEY("faults_per_pass", ZF_COL_UINT, faults_per_pass),
+};
+
+const struct zf_col_table zf_key_table = ZF_COL_TABLE_OF(key_cols);
+
+/* t's column names, each followed by a comma */
+static void names(struct zf_buf *b, const struct zf_col_table *t)
+{
+	size_t i;
+	int c;
+
+	for (i = 0; i < t->n; i++) {
+		const struct zf_col *col = &t->cols[i];
+
+		if (col->type == ZF_COL_TABLE)
+			names(b, col->sub);
+		else if (col->type == ZF_COL_PERF)
+			for (c = 0; c < ZF_PERF_NCOLS; c++)
+				zf_buf_printf(b, "%s,", zf_perf_col_name(c));
+		else
+			zf_buf_printf(b, "%s,", col->name);
+	}
+}
+
+/* the last comma a newline */
+static void end_line(struct zf_buf *b)
+{
+	if (b->len && b->text[b->len - 1] == ',')
+		b->text[b->len - 1] = '\n';
+}
+
+void zf_cols_header(struct zf_buf *b, const struct zf_col_table *t)
+{
+	names(b, t);
+	end_line(b);
+}
+
+/* a number, or nothing where it was not measured; a comma after it */
+static void number(struct zf_buf *b, const char *fmt, double d)
+{
+	if (!isnan(d))
+		zf_buf_printf(b, fmt, d);
+	zf_buf_printf(b, ",");
+}
+
+/* the fields of t from row, each followed by a comma */
+static void fields(struct zf_buf *b, const struct zf_col_table *t, const char *row)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		const struct zf_col *col = &t->cols[i];
+		const void *v = row + col->off;
+		int c;
+
+		switch (col->type) {
+		case ZF_COL_NUM:
+			number(b, col->fmt, *(const double *)v);
+			break;
+		case ZF_COL_UINT:
+			zf_buf_printf(b, "%llu,", (unsigned long long)*(const uint64_t *)v);
+			break;
+		case ZF_COL_INT:
+			zf_buf_printf(b, "%lld,", (long long)*(const int64_t *)v);
+			break;
+		case ZF_COL_TEXT:
+			zf_buf_csv(b, *(const char *const *)v ? *(const char *const *)v : "", 0);
+			break;
+		case ZF_COL_PERF:
+			for (c = 0; c < ZF_PERF_NCOLS; c++)
+				number(b, zf_perf_col_fmt(c), ((const double *)v)[c]);
+			break;
+		case ZF_COL_TABLE:
+			fields(b, col->sub, v);
+			break;
+		}
+	}
+}
+
+void zf_cols_row(struct zf_buf *b, const struct zf_col_table *t, const void *row, bool last)
+{
+	fields(b, t, row);
+	if (last)
+		end_line(b);
+}
+
+void zf_cols_unmeasured(const struct zf_col_table *t, void *row)
+{
+	static const double nan = NAN;
+	static const char *const none;		/* NULL: an empty text */
+	size_t i;
+	int c;
+
+	for (i = 0; i < t->n; i++) {
+		char *v = (char *)row + t->cols[i].off;
+
+		switch (t->cols[i].type) {
+		case ZF_COL_NUM:
+			memcpy(v, &nan, sizeof(nan));
+			break;
+		case ZF_COL_PERF:
+			for (c = 0; c < ZF_PERF_NCOLS; c++)
+				memcpy(v + c * sizeof(nan), &nan, sizeof(nan));
+			break;
+		case ZF_COL_TABLE:
+			zf_cols_unmeasured(t->cols[i].sub, v);
+			break;
+		case ZF_COL_TEXT:
+			memcpy(v, &none, sizeof(none));
+			break;
+		default:
+			memset(v, 0, sizeof(uint64_t));
+		}
+	}
+}
+
+int zf_key_cols_find(const struct zf_csv *csv, struct zf_key_cols *kc, const char **missing)
+{
+	int i;
+
+	for (i = 0; i < ZF_KEY_NCOLS; i++) {
+		kc->col[i] = zf_csv_col(csv, key_cols[i].name);
+		if (kc->col[i] < 0) {
+			*missing = key_cols[i].name;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const char *zf_key_field(const struct zf_csv *csv, const struct zf_key_cols *kc, size_t row, int i)
+{
+	return csv->rows[row][kc->col[i]];
+}
+
+bool zf_key_matches(const struct zf_csv *csv, const struct zf_key_cols *kc, size_t r,
+		    const struct zf_config_key *want)
+{
+	int i;
+
+	for (i = 0; i < ZF_KEY_NCOLS; i++) {
+		const void *v = (const char *)want + key_cols[i].off;
+		const char *field = zf_key_field(csv, kc, r, i);
+		uint64_t n;
+		char *end;
+
+		if (key_cols[i].type == ZF_COL_TEXT) {
+			const char *s = *(const char *const *)v;
+
+			if (s && strcmp(field, s))
+				return false;
+			continue;
+		}
+		n = *(const uint64_t *)v;
+		if (n != ZF_KEY_ANY && (strtoull(field, &end, 10) != n || end == field || *end))
+			return false;
+	}
+	return true;
+}
