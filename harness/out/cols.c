@@ -7,16 +7,15 @@
 #include "cols.h"
 #include "perfcols.h"
 
-#define KEY(name, type, field) { name, type, NULL, offsetof(struct zf_config_key, field), NULL }
-
+#define KEY(type, field)	ZF_COL(struct zf_config_key, type, field, NULL)
 static const struct zf_col key_cols[ZF_KEY_NCOLS] = {
-	KEY("strategy", ZF_COL_TEXT, strategy),
-	KEY("fault", ZF_COL_TEXT, fault),
-	KEY("task_kind", ZF_COL_TEXT, task_kind),
-	KEY("tasks", ZF_COL_UINT, tasks),
-	KEY("placement", ZF_COL_TEXT, placement),
-	KEY("step", ZF_COL_UINT, step),
-	KEY("faults_per_pass", ZF_COL_UINT, faults_per_pass),
+	KEY(ZF_COL_TEXT, strategy),
+	KEY(ZF_COL_TEXT, fault),
+	KEY(ZF_COL_TEXT, task_kind),
+	KEY(ZF_COL_UINT, tasks),
+	KEY(ZF_COL_TEXT, placement),
+	KEY(ZF_COL_UINT, step),
+	KEY(ZF_COL_UINT, faults_per_pass),
 };
 
 const struct zf_col_table zf_key_table = ZF_COL_TABLE_OF(key_cols);
@@ -81,6 +80,11 @@ static void fields(struct zf_buf *b, const struct zf_col_table *t, const char *r
 		case ZF_COL_INT:
 			zf_buf_printf(b, "%lld,", (long long)*(const int64_t *)v);
 			break;
+		case ZF_COL_TOLD:
+			if (*(const int64_t *)v >= 0)
+				zf_buf_printf(b, "%lld", (long long)*(const int64_t *)v);
+			zf_buf_printf(b, ",");
+			break;
 		case ZF_COL_TEXT:
 			zf_buf_csv(b, *(const char *const *)v ? *(const char *const *)v : "", 0);
 			break;
@@ -125,6 +129,9 @@ void zf_cols_unmeasured(const struct zf_col_table *t, void *row)
 			break;
 		case ZF_COL_TEXT:
 			memcpy(v, &none, sizeof(none));
+			break;
+		case ZF_COL_TOLD:
+			memset(v, 0xff, sizeof(int64_t));	/* -1 */
 			break;
 		default:
 			memset(v, 0, sizeof(uint64_t));

@@ -24,6 +24,7 @@ enum zf_col_type {
 	ZF_COL_NUM,	/* double, by fmt; NAN: empty */
 	ZF_COL_UINT,	/* uint64_t, %llu */
 	ZF_COL_INT,	/* int64_t, %lld */
+	ZF_COL_TOLD,	/* int64_t, %lld; negative: not told (a node, a CPU, a count), empty */
 	ZF_COL_TEXT,	/* const char *, quoted where it needs it; NULL: empty */
 	ZF_COL_PERF,	/* double[ZF_PERF_NCOLS]: the default events' columns (perfcols.h) */
 	ZF_COL_TABLE,	/* a struct of another table's columns (sub), in its place */
@@ -45,6 +46,10 @@ struct zf_col_table {
 };
 
 #define ZF_COL_TABLE_OF(a)	{ a, sizeof(a) / sizeof((a)[0]) }
+/* a column named as its field: ZF_COL(struct row, ZF_COL_NUM, ns_per_fault, "%.3f") */
+#define ZF_COL(row, type, field, fmt)	{ #field, type, fmt, offsetof(row, field), NULL }
+/* the configuration's key columns (zf_key_table), from the row's member `key` */
+#define ZF_COL_KEY(row)		{ "", ZF_COL_TABLE, NULL, offsetof(row, key), &zf_key_table }
 
 /* the header line, a newline after it */
 void zf_cols_header(struct zf_buf *b, const struct zf_col_table *t);

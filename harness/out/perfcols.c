@@ -102,14 +102,3 @@ void zf_perf_summary_cols(double *const *reps, unsigned int n, double *out)
 	}
 	free(v);
 }
-
-void zf_perf_cols_csv(struct zf_buf *b, const double *v)
-{
-	int c;
-
-	for (c = 0; c < ZF_PERF_NCOLS; c++) {
-		zf_buf_printf(b, ",");
-		if (!isnan(v[c]))
-			zf_buf_printf(b, zf_perf_col_fmt(c), v[c]);
-	}
-}

@@ -8,7 +8,6 @@
 #ifndef HZF_PERFCOLS_H
 #define HZF_PERFCOLS_H
 
-#include "buf.h"
 #include "perfctr.h"
 #include "runner.h"
 
@@ -23,7 +22,5 @@ void zf_perf_rep_cols(const struct zf_perf_list *list, const int *perf_err,
 		      const struct zf_task_sample *ts, int ntasks, double *cols);
 /* a configuration's: the median of each over its repetitions, multiplexed if any was */
 void zf_perf_summary_cols(double *const *reps, unsigned int n, double *cols);
-/* ",v,v,...": the columns as CSV fields, empty where NAN */
-void zf_perf_cols_csv(struct zf_buf *b, const double *cols);
 
 #endif

@@ -2,67 +2,112 @@
 /* The results folder's column tables: see rescols.h. */
 #include "rescols.h"
 
-#define KEY(row)		{ "", ZF_COL_TABLE, NULL, offsetof(struct row, key), &zf_key_table }
-#define NUM(row, f, fmt)	{ #f, ZF_COL_NUM, fmt, offsetof(struct row, f), NULL }
-#define UINT(row, f)		{ #f, ZF_COL_UINT, NULL, offsetof(struct row, f), NULL }
-#define INT(row, f)		{ #f, ZF_COL_INT, NULL, offsetof(struct row, f), NULL }
-#define TEXT(row, f)		{ #f, ZF_COL_TEXT, NULL, offsetof(struct row, f), NULL }
-#define PERF(row, f)		{ #f, ZF_COL_PERF, NULL, offsetof(struct row, f), NULL }
+#define NUM(f, fmt)	ZF_COL(ROW, ZF_COL_NUM, f, fmt)
+#define UINT(f)		ZF_COL(ROW, ZF_COL_UINT, f, NULL)
+#define INT(f)		ZF_COL(ROW, ZF_COL_INT, f, NULL)
+#define TOLD(f)		ZF_COL(ROW, ZF_COL_TOLD, f, NULL)
+#define TEXT(f)		ZF_COL(ROW, ZF_COL_TEXT, f, NULL)
+#define PERF(f)		ZF_COL(ROW, ZF_COL_PERF, f, NULL)
 
-#define S(type, ...)		type(zf_summary_row, __VA_ARGS__)
+#define ROW struct zf_summary_row
 static const struct zf_col summary_cols[] = {
-	KEY(zf_summary_row),
-	S(UINT, reps),
-	S(NUM, ns_per_fault_median, "%.3f"),
-	S(NUM, ns_per_fault_min, "%.3f"),
-	S(NUM, ns_per_fault_max, "%.3f"),
-	S(NUM, ns_per_fault_stddev, "%.3f"),
-	S(NUM, faults_per_sec_median, "%.0f"),
-	S(NUM, teardown_ns_per_fault_median, "%.3f"),
-	S(NUM, fairness_min_max, "%.4f"),
-	S(NUM, get_ns_in_fault_median, "%.3f"),
-	S(NUM, get_share_of_fault, "%.5f"),
-	S(PERF, perf),
-	S(NUM, get_share, "%.5f"),
-	S(NUM, put_share, "%.5f"),
-	S(TEXT, workload),
-	S(NUM, allocs_per_sec_median, "%.1f"),
-	S(NUM, frees_per_sec_median, "%.1f"),
-	S(NUM, alloc_share_median, "%.6f"),
-	S(NUM, overlap_median, "%.4f"),
-	S(NUM, cpu_wall_median, "%.4f"),
-	S(NUM, flagged_reps, "%.0f"),
-	S(NUM, ci95_lo, "%.3f"),
-	S(NUM, ci95_hi, "%.3f"),
-	S(NUM, ci95_pct, "%.2f"),
-	S(TEXT, tag),
+	ZF_COL_KEY(ROW),
+	UINT(reps),
+	NUM(ns_per_fault_median, "%.3f"),
+	NUM(ns_per_fault_min, "%.3f"),
+	NUM(ns_per_fault_max, "%.3f"),
+	NUM(ns_per_fault_stddev, "%.3f"),
+	NUM(faults_per_sec_median, "%.0f"),
+	NUM(teardown_ns_per_fault_median, "%.3f"),
+	NUM(fairness_min_max, "%.4f"),
+	NUM(get_ns_in_fault_median, "%.3f"),
+	NUM(get_share_of_fault, "%.5f"),
+	PERF(perf),
+	NUM(get_share, "%.5f"),
+	NUM(put_share, "%.5f"),
+	TEXT(workload),
+	NUM(allocs_per_sec_median, "%.1f"),
+	NUM(frees_per_sec_median, "%.1f"),
+	NUM(alloc_share_median, "%.6f"),
+	NUM(overlap_median, "%.4f"),
+	NUM(cpu_wall_median, "%.4f"),
+	NUM(flagged_reps, "%.0f"),
+	NUM(ci95_lo, "%.3f"),
+	NUM(ci95_hi, "%.3f"),
+	NUM(ci95_pct, "%.2f"),
+	TEXT(tag),
 };
-#undef S
+#undef ROW
+
+#define ROW struct zf_counters_row
+static const struct zf_col counters_cols[] = {
+	ZF_COL_KEY(ROW),
+	UINT(passes), INT(counter_node), UINT(gets), UINT(puts), UINT(zaps), UINT(mm_exits),
+	UINT(ref_gets), UINT(ref_puts), UINT(counter_touches), UINT(cas_retries), UINT(allocs),
+	UINT(frees), UINT(alloc_races_lost), UINT(alloc_failures), UINT(shrinks), UINT(broken),
+	NUM(counter_touches_per_fault, "%.4f"),
+	UINT(alloc_ns),
+};
+#undef ROW
+
+#define ROW struct zf_samples_row
+static const struct zf_col samples_cols[] = {
+	ZF_COL_KEY(ROW),
+	UINT(rep), UINT(passes), UINT(faults),
+	NUM(ns_per_fault, "%.3f"),
+	NUM(faults_per_sec, "%.0f"),
+	NUM(teardown_ns_per_fault, "%.3f"),
+	NUM(fairness_min_max, "%.4f"),
+	TOLD(thp_zero_page_alloc), TOLD(thp_fault_fallback),
+	NUM(minflt_per_fault, "%.4f"),
+	TOLD(rss_growth_kb), TOLD(anon_huge_kb),
+	TEXT(kernel_check),
+	NUM(get_ns_in_fault, "%.3f"),
+	PERF(perf),
+	TOLD(profile_samples),
+	NUM(get_share, "%.5f"),
+	NUM(put_share, "%.5f"),
+	UINT(wall_ns), UINT(allocs), UINT(frees), UINT(alloc_ns),
+	TEXT(workload),
+	NUM(overlap, "%.4f"),
+	NUM(cpu_wall_min, "%.4f"),
+	NUM(steal_pct, "%.3f"),
+	NUM(idle_pct, "%.3f"),
+	UINT(nivcsw), TOLD(migrations),
+	TEXT(concurrency_check), TEXT(numa_check),
+};
+#undef ROW
+
+#define ROW struct zf_tasks_row
+static const struct zf_col tasks_cols[] = {
+	ZF_COL_KEY(ROW),
+	UINT(rep), UINT(task), INT(pu), INT(node), INT(mm_node), INT(cpu_seen),
+	UINT(faults), UINT(fault_ns), UINT(teardown_ns),
+	TOLD(minflt), TOLD(rss_growth_kb), TOLD(anon_huge_kb),
+	NUM(get_ns_in_fault, "%.3f"),
+	TOLD(span_start_ns), TOLD(span_wall_ns), TOLD(span_cpu_ns),
+	NUM(cpu_wall, "%.4f"),
+	NUM(steal_pct, "%.3f"),
+	NUM(idle_pct, "%.3f"),
+	UINT(nivcsw), TOLD(migrations),
+	TEXT(sched),
+	TOLD(start_cpu), TOLD(cpu_node), TOLD(table_node), TOLD(mm_node_seen),
+};
+#undef ROW
+
+#define ROW struct zf_perf_row
+static const struct zf_col perf_cols[] = {
+	ZF_COL_KEY(ROW),
+	UINT(rep), UINT(task), TEXT(phase), TEXT(event),
+	UINT(count), UINT(time_enabled_ns), UINT(time_running_ns),
+	NUM(scaled_count, "%.0f"),
+	TOLD(multiplexed),
+	NUM(per_fault, "%.4f"),
+};
+#undef ROW
 
 const struct zf_col_table zf_summary_table = ZF_COL_TABLE_OF(summary_cols);
-
-#define C(type, f)		type(zf_counters_row, f)
-static const struct zf_col counters_cols[] = {
-	KEY(zf_counters_row),
-	C(UINT, passes),
-	C(INT, counter_node),
-	C(UINT, gets),
-	C(UINT, puts),
-	C(UINT, zaps),
-	C(UINT, mm_exits),
-	C(UINT, ref_gets),
-	C(UINT, ref_puts),
-	C(UINT, counter_touches),
-	C(UINT, cas_retries),
-	C(UINT, allocs),
-	C(UINT, frees),
-	C(UINT, alloc_races_lost),
-	C(UINT, alloc_failures),
-	C(UINT, shrinks),
-	C(UINT, broken),
-	NUM(zf_counters_row, counter_touches_per_fault, "%.4f"),
-	C(UINT, alloc_ns),
-};
-#undef C
-
 const struct zf_col_table zf_counters_table = ZF_COL_TABLE_OF(counters_cols);
+const struct zf_col_table zf_samples_table = ZF_COL_TABLE_OF(samples_cols);
+const struct zf_col_table zf_tasks_table = ZF_COL_TABLE_OF(tasks_cols);
+const struct zf_col_table zf_perf_table = ZF_COL_TABLE_OF(perf_cols);

@@ -38,6 +38,56 @@ struct zf_counters_row {
 	uint64_t alloc_ns;
 };
 
-extern const struct zf_col_table zf_summary_table, zf_counters_table;
+/* one repetition of a configuration, every task's together */
+struct zf_samples_row {
+	struct zf_config_key key;
+	uint64_t rep, passes, faults;
+	double ns_per_fault, faults_per_sec, teardown_ns_per_fault, fairness_min_max;
+	/* kernel faults only: empty for emulated ones */
+	int64_t thp_zero_page_alloc, thp_fault_fallback;
+	double minflt_per_fault;
+	int64_t rss_growth_kb, anon_huge_kb;
+	const char *kernel_check;
+	double get_ns_in_fault;
+	double perf[ZF_PERF_NCOLS];
+	int64_t profile_samples;		/* --profile's; empty without its shares */
+	double get_share, put_share;
+	uint64_t wall_ns, allocs, frees, alloc_ns;
+	const char *workload;
+	double overlap, cpu_wall_min, steal_pct, idle_pct;
+	uint64_t nivcsw;
+	int64_t migrations;
+	const char *concurrency_check, *numa_check;
+};
+
+/* one task of one repetition */
+struct zf_tasks_row {
+	struct zf_config_key key;
+	uint64_t rep, task;
+	int64_t pu, node, mm_node, cpu_seen;	/* planned, and as the run saw them (-1 too) */
+	uint64_t faults, fault_ns, teardown_ns;
+	int64_t minflt, rss_growth_kb, anon_huge_kb;	/* kernel faults only */
+	double get_ns_in_fault;
+	int64_t span_start_ns, span_wall_ns, span_cpu_ns;	/* empty without a span */
+	double cpu_wall, steal_pct, idle_pct;
+	uint64_t nivcsw;
+	int64_t migrations;
+	const char *sched;
+	int64_t start_cpu, cpu_node, table_node, mm_node_seen;	/* where it was seen */
+};
+
+/* one event of one task in one phase of one repetition */
+struct zf_perf_row {
+	struct zf_config_key key;
+	uint64_t rep, task;
+	const char *phase, *event;
+	uint64_t count, time_enabled_ns, time_running_ns;
+	double scaled_count;			/* NAN: it never ran */
+	int64_t multiplexed;
+	double per_fault;
+};
+
+extern const struct zf_col_table zf_summary_table, zf_counters_table, zf_samples_table;
+extern const struct zf_col_table zf_tasks_table, zf_perf_table;
 
 #endif

@@ -20,15 +20,6 @@
 #include "sysinfo.h"
 #include "topo.h"
 
-/* what names a configuration: the first columns of every CSV file */
-#define ZF_KEY_COLUMNS "strategy,fault,task_kind,tasks,placement,step,faults_per_pass"
-
-/* the default events' columns, in samples.csv and summary.csv alike */
-#define ZF_PERF_COLUMNS "cycles_per_fault,instructions_per_fault,ipc," \
-	"cache_references_per_fault,cache_misses_per_fault,l1d_load_misses_per_fault," \
-	"llc_load_misses_per_fault,branch_misses_per_fault,task_clock_ns_per_fault," \
-	"page_faults_per_fault,context_switches,cpu_migrations,perf_multiplexed"
-
 /* what has been kept of one configuration so far */
 struct zf_config_result {
 	struct zf_run_config cfg;
@@ -93,6 +84,9 @@ int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_c
 int zf_results_add_run(struct zf_results *r, const struct zf_run_record *run);
 /* configuration cfg's key: the first columns of every CSV (its texts are cfg's) */
 void zf_results_key(const struct zf_run_config *cfg, struct zf_config_key *key);
+/* repetition rep of c, verified: see zf_kernel_verdict() */
+const char *zf_results_rep_verdict(const struct zf_config_result *c, unsigned int rep,
+				   char *buf, size_t len);
 /* every CSV file rewritten from what is kept, and meta.json (complete: false) */
 int zf_results_write(struct zf_results *r, char *why, size_t len);
 /* meta.json with the end time and `complete` */
