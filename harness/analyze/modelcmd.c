@@ -123,15 +123,22 @@ static bool is_shared(const char *name)
 	return s && s->model == ZF_MODEL_SHARED;
 }
 
-/* row r is want's configuration but for strategy s and the task count */
+/*
+ * Row r is want's configuration but for strategy s and the task count; at
+ * faults_per_pass too where fpp is not ZF_KEY_ANY (a 1-task row may have
+ * passes of another length)
+ */
 static bool same_config(const struct zf_csv *c, size_t r, const struct model_row *want,
-			const char *s, int tasks)
+			const char *s, int tasks, uint64_t fpp)
 {
-	return !strcmp(str_at(c, r, "strategy"), s) && num_at(c, r, "tasks") == tasks &&
-	       !strcmp(str_at(c, r, "fault"), want->fault) &&
-	       !strcmp(str_at(c, r, "task_kind"), want->kind) &&
-	       !strcmp(str_at(c, r, "placement"), want->placement) &&
-	       num_at(c, r, "step") == (double)want->step;
+	struct zf_config_key key = { .strategy = s, .fault = want->fault, .task_kind = want->kind,
+		.tasks = (uint64_t)tasks, .placement = want->placement, .step = want->step,
+		.faults_per_pass = fpp };
+	struct zf_key_cols kc;
+	const char *missing;
+
+	zf_key_cols_find(c, &kc, &missing);	/* a column it lacks matches nothing asked of it */
+	return zf_key_matches(c, &kc, r, &key);
 }
 
 /* the row of the same configuration as want, of strategy s at 1 task; -1 if none */
@@ -140,7 +147,7 @@ static long one_task_row(const struct zf_csv *c, const struct model_row *want, c
 	size_t r;
 
 	for (r = 0; r < c->nrows; r++)
-		if (same_config(c, r, want, s, 1))
+		if (same_config(c, r, want, s, 1, ZF_KEY_ANY))
 			return (long)r;
 	return -1;
 }
@@ -186,8 +193,7 @@ static double retries_of(const struct zf_csv *c, const struct model_row *m)
 	size_t r;
 
 	for (r = 0; r < c->nrows; r++) {
-		if (!same_config(c, r, m, m->strategy, m->tasks) ||
-		    num_at(c, r, "faults_per_pass") != (double)m->faults_per_pass)
+		if (!same_config(c, r, m, m->strategy, m->tasks, m->faults_per_pass))
 			continue;
 		gets = num_at(c, r, "ref_gets");
 		lost = num_at(c, r, "cas_retries");

@@ -141,21 +141,52 @@ void zf_cols_unmeasured(const struct zf_col_table *t, void *row)
 
 int zf_key_cols_find(const struct zf_csv *csv, struct zf_key_cols *kc, const char **missing)
 {
-	int i;
+	int i, err = 0;
 
-	for (i = 0; i < ZF_KEY_NCOLS; i++) {
+	for (i = ZF_KEY_NCOLS - 1; i >= 0; i--) {
 		kc->col[i] = zf_csv_col(csv, key_cols[i].name);
 		if (kc->col[i] < 0) {
 			*missing = key_cols[i].name;
-			return -1;
+			err = -1;
 		}
 	}
-	return 0;
+	return err;
+}
+
+void zf_key_names(struct zf_buf *b)
+{
+	names(b, &zf_key_table);
 }
 
 const char *zf_key_field(const struct zf_csv *csv, const struct zf_key_cols *kc, size_t row, int i)
 {
-	return csv->rows[row][kc->col[i]];
+	return kc->col[i] < 0 ? "" : csv->rows[row][kc->col[i]];
+}
+
+/* a key number as written, or ZF_KEY_ANY */
+static uint64_t key_number(const char *field)
+{
+	char *end;
+	uint64_t n = strtoull(field, &end, 10);
+
+	return end == field || *end ? ZF_KEY_ANY : n;
+}
+
+void zf_key_of_row(const struct zf_csv *csv, const struct zf_key_cols *kc, size_t row,
+		   struct zf_config_key *key)
+{
+	int i;
+
+	for (i = 0; i < ZF_KEY_NCOLS; i++) {
+		char *v = (char *)key + key_cols[i].off;
+		const char *field = kc->col[i] < 0 ? NULL : csv->rows[row][kc->col[i]];
+		uint64_t n = field ? key_number(field) : ZF_KEY_ANY;
+
+		if (key_cols[i].type == ZF_COL_TEXT)
+			memcpy(v, &field, sizeof(field));
+		else
+			memcpy(v, &n, sizeof(n));
+	}
 }
 
 bool zf_key_matches(const struct zf_csv *csv, const struct zf_key_cols *kc, size_t r,
@@ -164,20 +195,19 @@ bool zf_key_matches(const struct zf_csv *csv, const struct zf_key_cols *kc, size
 	int i;
 
 	for (i = 0; i < ZF_KEY_NCOLS; i++) {
-		const void *v = (const char *)want + key_cols[i].off;
-		const char *field = zf_key_field(csv, kc, r, i);
+		const char *v = (const char *)want + key_cols[i].off;
+		const char *field = kc->col[i] < 0 ? NULL : csv->rows[r][kc->col[i]];
+		const char *s;
 		uint64_t n;
-		char *end;
 
 		if (key_cols[i].type == ZF_COL_TEXT) {
-			const char *s = *(const char *const *)v;
-
-			if (s && strcmp(field, s))
+			memcpy(&s, v, sizeof(s));
+			if (s && (!field || strcmp(field, s)))
 				return false;
 			continue;
 		}
-		n = *(const uint64_t *)v;
-		if (n != ZF_KEY_ANY && (strtoull(field, &end, 10) != n || end == field || *end))
+		memcpy(&n, v, sizeof(n));
+		if (n != ZF_KEY_ANY && (!field || key_number(field) != n))
 			return false;
 	}
 	return true;

@@ -72,19 +72,24 @@ extern const struct zf_col_table zf_key_table;
 
 /*
  * Finding rows by their key, by column name. A reader's key: a NULL text
- * or ZF_KEY_ANY number matches any row.
+ * or ZF_KEY_ANY number matches any row, and needs no column in the file.
  */
 #define ZF_KEY_ANY	UINT64_MAX
 
 struct zf_key_cols {
-	int col[ZF_KEY_NCOLS];	/* each key column's index in the file, in key order */
+	int col[ZF_KEY_NCOLS];	/* each key column's index in the file, in key order; -1: none */
 };
 
-/* 0, or -1 with *missing the first key column the file lacks */
+/* 0, or -1 with *missing the first key column the file lacks (the others still found) */
 int zf_key_cols_find(const struct zf_csv *csv, struct zf_key_cols *kc, const char **missing);
-/* row's key column i, as written */
+/* the names of the key's columns, each followed by a comma */
+void zf_key_names(struct zf_buf *b);
+/* row's key column i (key order), as written; "" where the file has none */
 const char *zf_key_field(const struct zf_csv *csv, const struct zf_key_cols *kc, size_t row,
 			 int i);
+/* row's key: its texts point into csv; a number not there or not one: ZF_KEY_ANY */
+void zf_key_of_row(const struct zf_csv *csv, const struct zf_key_cols *kc, size_t row,
+		   struct zf_config_key *key);
 /* row r is the configuration want names (its NULL and ZF_KEY_ANY fields: any) */
 bool zf_key_matches(const struct zf_csv *csv, const struct zf_key_cols *kc, size_t r,
 		    const struct zf_config_key *want);
