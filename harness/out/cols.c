@@ -110,6 +110,7 @@ void zf_cols_unmeasured(const struct zf_col_table *t, void *row)
 {
 	static const double nan = NAN;
 	static const char *const none;		/* NULL: an empty text */
+	static const int64_t untold = -1;
 	size_t i;
 	int c;
 
@@ -131,7 +132,7 @@ void zf_cols_unmeasured(const struct zf_col_table *t, void *row)
 			memcpy(v, &none, sizeof(none));
 			break;
 		case ZF_COL_TOLD:
-			memset(v, 0xff, sizeof(int64_t));	/* -1 */
+			memcpy(v, &untold, sizeof(untold));
 			break;
 		default:
 			memset(v, 0, sizeof(uint64_t));
