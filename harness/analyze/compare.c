@@ -10,16 +10,12 @@
 
 #include "../../bench/probe.h"
 #include "buf.h"
+#include "cols.h"
 #include "compare.h"
 #include "csv.h"
 #include "json.h"
 #include "results.h"
 #include "stats.h"
-
-static const char *const key_cols[] = {
-	"strategy", "fault", "task_kind", "tasks", "placement", "step", "faults_per_pass",
-};
-#define NKEYS (sizeof(key_cols) / sizeof(key_cols[0]))
 
 static const struct {
 	const char *name;
@@ -42,14 +38,14 @@ bool zf_compare_metric_known(const char *name, bool *higher)
 }
 
 /* one configuration's key, as "strategy,fault,...": malloc()ed, whole (a cpus: list is long) */
-static char *key_of(const int *col, char **row)
+static char *key_of(const struct zf_csv *csv, const struct zf_key_cols *kc, size_t row)
 {
 	struct zf_buf key = { 0 };
 	char *text;
-	size_t i;
+	int i;
 
-	for (i = 0; i < NKEYS; i++)
-		zf_buf_printf(&key, "%s%s", i ? "," : "", row[col[i]]);
+	for (i = 0; i < ZF_KEY_NCOLS; i++)
+		zf_buf_printf(&key, "%s%s", i ? "," : "", zf_key_field(csv, kc, row, i));
 	if (key.oom)
 		zf_buf_free(&key);
 	/* to its size: a zf_buf starts at 4 KiB, and there is one key a row */
@@ -64,7 +60,7 @@ int zf_compare_pattern_check(const char *pattern, const char **why)
 
 	for (p = pattern; *p; p++)
 		fields += *p == ',';
-	if (fields > NKEYS) {
+	if (fields > ZF_KEY_NCOLS) {
 		*why = "more fields than the key has (strategy,fault,task_kind,tasks,placement,step,faults_per_pass)";
 		return -1;
 	}
@@ -81,13 +77,14 @@ int zf_compare_pattern_check(const char *pattern, const char **why)
  * past the pattern's match. The columns, not the joined key: a cpus:
  * placement has commas of its own.
  */
-static bool key_matches(char **row, const int *col, const char *pattern)
+static bool key_matches(const struct zf_csv *csv, const struct zf_key_cols *kc, size_t row,
+			const char *pattern)
 {
-	size_t i;
+	int i;
 
-	for (i = 0; *pattern && i < NKEYS; i++) {
+	for (i = 0; *pattern && i < ZF_KEY_NCOLS; i++) {
 		size_t pl = strcspn(pattern, ",");
-		const char *field = row[col[i]];
+		const char *field = zf_key_field(csv, kc, row, i);
 
 		if (!(pl == 1 && *pattern == '*') && (strlen(field) != pl || strncmp(field, pattern, pl)))
 			return false;
@@ -96,12 +93,13 @@ static bool key_matches(char **row, const int *col, const char *pattern)
 	return true;
 }
 
-static bool ungated(const struct zf_compare_opts *o, char **row, const int *col)
+static bool ungated(const struct zf_compare_opts *o, const struct zf_csv *csv,
+		    const struct zf_key_cols *kc, size_t row)
 {
 	int i;
 
 	for (i = 0; i < o->nungated; i++)
-		if (key_matches(row, col, o->ungated[i]))
+		if (key_matches(csv, kc, row, o->ungated[i]))
 			return true;
 	return false;
 }
@@ -114,7 +112,8 @@ struct row_ref {
 
 struct side {
 	struct zf_csv csv;
-	int key[NKEYS], check, rep;
+	struct zf_key_cols key;
+	int check, rep;
 	char **keys;		/* per row */
 	struct row_ref *refs;	/* every row, by key, then repetition, then row */
 	bool *first;		/* per row: the first of its key */
@@ -179,7 +178,7 @@ static int index_rows(struct side *s)
 	if (!s->keys || !s->refs || !s->first)
 		return -ENOMEM;
 	for (i = 0; i < s->csv.nrows; i++) {
-		s->keys[i] = key_of(s->key, s->csv.rows[i]);
+		s->keys[i] = key_of(&s->csv, &s->key, i);
 		if (!s->keys[i])
 			return -ENOMEM;
 		s->refs[i] = (struct row_ref){ s->keys[i], s->rep < 0 ? "" : s->csv.rows[i][s->rep],
@@ -200,7 +199,8 @@ static int index_rows(struct side *s)
 static int load(const char *dir, struct side *s)
 {
 	char path[PATH_MAX + 16];
-	size_t line, i;
+	const char *missing;
+	size_t line;
 	int err;
 
 	if (zf_results_complete(dir, path, sizeof(path))) {
@@ -214,13 +214,10 @@ static int load(const char *dir, struct side *s)
 			err == -EINVAL ? " (not a samples.csv)" : "");
 		return err;
 	}
-	for (i = 0; i < NKEYS; i++) {
-		s->key[i] = zf_csv_col(&s->csv, key_cols[i]);
-		if (s->key[i] < 0) {
-			fprintf(stderr, "hzfbench: compare: %s: no column %s\n", path, key_cols[i]);
-			zf_csv_free(&s->csv);
-			return -EINVAL;
-		}
+	if (zf_key_cols_find(&s->csv, &s->key, &missing)) {
+		fprintf(stderr, "hzfbench: compare: %s: no column %s\n", path, missing);
+		zf_csv_free(&s->csv);
+		return -EINVAL;
 	}
 	s->check = zf_csv_col(&s->csv, "kernel_check");
 	s->rep = zf_csv_col(&s->csv, "rep");
@@ -287,10 +284,10 @@ static size_t values(const struct side *s, const char *key, int col, const char 
 /* the key columns of row as CSV fields, each quoted where it needs it, then a comma */
 static void key_csv(struct zf_buf *b, const struct side *s, size_t row)
 {
-	size_t i;
+	int i;
 
-	for (i = 0; i < NKEYS; i++)
-		zf_buf_csv(b, s->csv.rows[row][s->key[i]], 0);
+	for (i = 0; i < ZF_KEY_NCOLS; i++)
+		zf_buf_csv(b, zf_key_field(&s->csv, &s->key, row, i), 0);
 }
 
 /* compare.csv's rows of the configurations of one side that the other lacks */
@@ -441,15 +438,16 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 		goto out;
 	}
 	holm(rows, nrows);
-	zf_buf_printf(&csv, "metric,%s,base_median,base_stddev_pct,base_reps,new_median,"
-		      "new_stddev_pct,new_reps,change_pct,p_value,p_adjusted,verdict\n",
-		      "strategy,fault,task_kind,tasks,placement,step,faults_per_pass");
+	zf_buf_printf(&csv, "metric,");
+	zf_key_names(&csv);
+	zf_buf_printf(&csv, "base_median,base_stddev_pct,base_reps,new_median,"
+		      "new_stddev_pct,new_reps,change_pct,p_value,p_adjusted,verdict\n");
 	jrows = json_array();
 	for (r = 0; r < nrows; r++) {
 		struct row *w = &rows[r];
 
 		w->verdict = "same";
-		if (w->p_adj < o->alpha && w->worse > o->threshold_pct && ungated(o, base.csv.rows[w->at], base.key)) {
+		if (w->p_adj < o->alpha && w->worse > o->threshold_pct && ungated(o, &base.csv, &base.key, w->at)) {
 			w->verdict = "regressed-ungated";	/* shown, never the exit status */
 			not_gated++;
 		} else if (w->p_adj < o->alpha && w->worse > o->threshold_pct) {

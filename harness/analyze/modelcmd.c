@@ -19,6 +19,7 @@
 #include "model.h"
 #include "opt.h"
 #include "parse.h"
+#include "rescols.h"
 #include "results.h"
 #include "topo.h"
 
@@ -122,15 +123,22 @@ static bool is_shared(const char *name)
 	return s && s->model == ZF_MODEL_SHARED;
 }
 
-/* row r is want's configuration but for strategy s and the task count */
+/*
+ * Row r is want's configuration but for strategy s and the task count; at
+ * faults_per_pass too where fpp is not ZF_KEY_ANY (a 1-task row may have
+ * passes of another length)
+ */
 static bool same_config(const struct zf_csv *c, size_t r, const struct model_row *want,
-			const char *s, int tasks)
+			const char *s, int tasks, uint64_t fpp)
 {
-	return !strcmp(str_at(c, r, "strategy"), s) && num_at(c, r, "tasks") == tasks &&
-	       !strcmp(str_at(c, r, "fault"), want->fault) &&
-	       !strcmp(str_at(c, r, "task_kind"), want->kind) &&
-	       !strcmp(str_at(c, r, "placement"), want->placement) &&
-	       num_at(c, r, "step") == (double)want->step;
+	struct zf_config_key key = { .strategy = s, .fault = want->fault, .task_kind = want->kind,
+		.tasks = (uint64_t)tasks, .placement = want->placement, .step = want->step,
+		.faults_per_pass = fpp };
+	struct zf_key_cols kc;
+	const char *missing;
+
+	zf_key_cols_find(c, &kc, &missing);	/* a column it lacks matches nothing asked of it */
+	return zf_key_matches(c, &kc, r, &key);
 }
 
 /* the row of the same configuration as want, of strategy s at 1 task; -1 if none */
@@ -139,7 +147,7 @@ static long one_task_row(const struct zf_csv *c, const struct model_row *want, c
 	size_t r;
 
 	for (r = 0; r < c->nrows; r++)
-		if (same_config(c, r, want, s, 1))
+		if (same_config(c, r, want, s, 1, ZF_KEY_ANY))
 			return (long)r;
 	return -1;
 }
@@ -185,8 +193,7 @@ static double retries_of(const struct zf_csv *c, const struct model_row *m)
 	size_t r;
 
 	for (r = 0; r < c->nrows; r++) {
-		if (!same_config(c, r, m, m->strategy, m->tasks) ||
-		    num_at(c, r, "faults_per_pass") != (double)m->faults_per_pass)
+		if (!same_config(c, r, m, m->strategy, m->tasks, m->faults_per_pass))
 			continue;
 		gets = num_at(c, r, "ref_gets");
 		lost = num_at(c, r, "cas_retries");
@@ -472,21 +479,23 @@ static double row_handoff(struct zf_topo *topo, const struct model_row *m, const
 	return v;
 }
 
-static void write_csv_row(struct zf_buf *b, const struct model_row *m, int ncols)
+/* model.csv's row: summary.csv's columns, the predicted figures in the measured ones' place */
+static void write_csv_row(struct zf_buf *b, const struct model_row *m)
 {
-	int i;
+	struct zf_summary_row row;
 
-	zf_buf_printf(b, "%s,%s,%s,%d,", m->strategy, m->fault, m->kind, m->tasks);
-	zf_buf_csv(b, m->placement, 0);		/* cpus:0,2 has commas */
-	zf_buf_printf(b, "%llu,%lu,0,%.3f,,,,%.0f,,,%.3f,%.5f", m->step, m->faults_per_pass,
-		      m->out.ns_per_fault, m->out.faults_per_sec, m->out.get_ns, m->out.get_share);
-	for (i = 17; i < ncols; i++)
-		zf_buf_printf(b, ",");
+	zf_cols_unmeasured(&zf_summary_table, &row);
+	row.key = (struct zf_config_key){ .strategy = m->strategy, .fault = m->fault,
+		.task_kind = m->kind, .tasks = (uint64_t)m->tasks, .placement = m->placement,
+		.step = m->step, .faults_per_pass = m->faults_per_pass };
+	row.reps = 0;
+	row.ns_per_fault_median = m->out.ns_per_fault;
+	row.faults_per_sec_median = m->out.faults_per_sec;
+	row.get_ns_in_fault_median = m->out.get_ns;
+	row.get_share_of_fault = m->out.get_share;
 	/* the last column, tag: why a prediction is outside the model (report.c shows it) */
-	if (m->outside[0])
-		zf_buf_csv(b, m->outside, 1);	/* the line's end with it */
-	else
-		zf_buf_printf(b, "\n");
+	row.tag = m->outside[0] ? m->outside : NULL;
+	zf_cols_row(b, &zf_summary_table, &row, true);
 }
 
 /* model.json's row of one configuration; NULL when it could not be made */
@@ -792,8 +801,7 @@ int zf_model_main(int argc, char **argv)
 	struct zf_buf csv = { 0 }, json = { 0 };
 	double lv[ZF_LV_N], *lvp = NULL;
 	struct zf_topo topo;
-	int ret, ncols = 1;
-	const char *p;
+	int ret;
 
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
@@ -887,12 +895,10 @@ int zf_model_main(int argc, char **argv)
 	} else {
 		snprintf(dir, sizeof(dir), "%s", o.from);
 	}
-	for (p = ZF_SUMMARY_COLUMNS; *p; p++)
-		ncols += *p == ',';
-	zf_buf_printf(&csv, "%s\n", ZF_SUMMARY_COLUMNS);
+	zf_cols_header(&csv, &zf_summary_table);
 	for (i = 0; i < nrows; i++)
 		if (rows[i].done)
-			write_csv_row(&csv, &rows[i], ncols);
+			write_csv_row(&csv, &rows[i]);
 	write_json(&json, &o, source, rows, nrows);
 	print_table(rows, nrows, o.from != NULL);
 	if (o.preset)

@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A CI history: one row per configuration per run appended to a CSV file
- * (ZF_HISTORY_COLUMNS), under an exclusive flock(2), in one write, so that
+ * (time, git_revision, host, kernel_release, the configuration's key, reps,
+ * ns_per_fault_median and _stddev, faults_per_sec_median,
+ * teardown_ns_per_fault_median, fairness_min_max), under an exclusive flock(2), in one write, so that
  * runs appending at once never interleave their rows.
  */
 #ifndef HZF_HISTORY_H
 #define HZF_HISTORY_H
-
-#define ZF_HISTORY_COLUMNS "time,git_revision,host,kernel_release,strategy,fault,task_kind," \
-	"tasks,placement,step,faults_per_pass,reps,ns_per_fault_median,ns_per_fault_stddev," \
-	"faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max"
 
 /* DIR's summary.csv rows onto file (made, with a header, when new); 0 or non-zero, said */
 int zf_history_append(const char *file, const char *dir);

@@ -8,17 +8,35 @@
 
 enum how { PER_FAULT, PER_REP, IPC, MULTIPLEXED };
 
-/* in ZF_PERF_COLUMNS order */
+/* the columns, in order: their names, and what each is made of */
 static const struct {
-	const char *event;
+	const char *name, *event;
 	enum how how;
 } cols[ZF_PERF_NCOLS] = {
-	{ "cycles", PER_FAULT }, { "instructions", PER_FAULT }, { NULL, IPC },
-	{ "cache-references", PER_FAULT }, { "cache-misses", PER_FAULT },
-	{ "L1-dcache-load-misses", PER_FAULT }, { "LLC-load-misses", PER_FAULT },
-	{ "branch-misses", PER_FAULT }, { "task-clock", PER_FAULT }, { "page-faults", PER_FAULT },
-	{ "context-switches", PER_REP }, { "cpu-migrations", PER_REP }, { NULL, MULTIPLEXED },
+	{ "cycles_per_fault", "cycles", PER_FAULT },
+	{ "instructions_per_fault", "instructions", PER_FAULT },
+	{ "ipc", NULL, IPC },
+	{ "cache_references_per_fault", "cache-references", PER_FAULT },
+	{ "cache_misses_per_fault", "cache-misses", PER_FAULT },
+	{ "l1d_load_misses_per_fault", "L1-dcache-load-misses", PER_FAULT },
+	{ "llc_load_misses_per_fault", "LLC-load-misses", PER_FAULT },
+	{ "branch_misses_per_fault", "branch-misses", PER_FAULT },
+	{ "task_clock_ns_per_fault", "task-clock", PER_FAULT },
+	{ "page_faults_per_fault", "page-faults", PER_FAULT },
+	{ "context_switches", "context-switches", PER_REP },
+	{ "cpu_migrations", "cpu-migrations", PER_REP },
+	{ "perf_multiplexed", NULL, MULTIPLEXED },
 };
+
+const char *zf_perf_col_name(int c)
+{
+	return cols[c].name;
+}
+
+const char *zf_perf_col_fmt(int c)
+{
+	return cols[c].how == PER_REP || cols[c].how == MULTIPLEXED ? "%.0f" : "%.4f";
+}
 
 /* event i over every task's fault phases; false if it was not counted throughout */
 static bool event_total(const struct zf_task_sample *ts, int ntasks, int i, double *total,
@@ -83,19 +101,4 @@ void zf_perf_summary_cols(double *const *reps, unsigned int n, double *out)
 		}
 	}
 	free(v);
-}
-
-void zf_perf_cols_csv(struct zf_buf *b, const double *v)
-{
-	int c;
-
-	for (c = 0; c < ZF_PERF_NCOLS; c++) {
-		zf_buf_printf(b, ",");
-		if (isnan(v[c]))
-			continue;
-		if (cols[c].how == PER_REP || cols[c].how == MULTIPLEXED)
-			zf_buf_printf(b, "%.0f", v[c]);
-		else
-			zf_buf_printf(b, "%.4f", v[c]);
-	}
 }

@@ -15,6 +15,7 @@
 #include "../../bench/strategy.h"
 #include "buf.h"
 #include "chartstyle.h"
+#include "cols.h"
 #include "csv.h"
 #include "json.h"
 #include "report.h"
@@ -102,23 +103,26 @@ static void html_text(struct zf_buf *b, const char *s)
 	}
 }
 
-/* the value of strategy's row in kind's emulated compact rows at tasks; NAN if none */
+/*
+ * The value of strategy's row of fault and kind at tasks, placed compact
+ * (the headline quotes sweep's default placement, whatever else was run;
+ * any step and faults per pass: one such row is expected); NAN if none
+ */
 static double value_at(const struct zf_csv *c, const char *strategy, const char *fault,
 		       const char *kind, long tasks, const char *col)
 {
-	int s = zf_csv_col(c, "strategy"), f = zf_csv_col(c, "fault"), k = zf_csv_col(c, "task_kind");
-	int t = zf_csv_col(c, "tasks"), p = zf_csv_col(c, "placement"), v = zf_csv_col(c, col);
+	struct zf_config_key want = { .strategy = strategy, .fault = fault, .task_kind = kind,
+		.tasks = (uint64_t)tasks, .placement = "compact", .step = ZF_KEY_ANY,
+		.faults_per_pass = ZF_KEY_ANY };
+	int v = zf_csv_col(c, col);
+	struct zf_key_cols kc;
+	const char *missing;
 	size_t i;
 
-	if (s < 0 || f < 0 || k < 0 || t < 0 || p < 0 || v < 0)
-		return NAN;
-	for (i = 0; i < c->nrows; i++) {
-		char **r = c->rows[i];
-
-		if (!strcmp(r[s], strategy) && !strcmp(r[f], fault) && !strcmp(r[k], kind) &&
-		    atol(r[t]) == tasks && !strcmp(r[p], "compact") && *r[v])
-			return atof(r[v]);
-	}
+	zf_key_cols_find(c, &kc, &missing);
+	for (i = 0; v >= 0 && i < c->nrows; i++)
+		if (zf_key_matches(c, &kc, i, &want) && *c->rows[i][v])
+			return atof(c->rows[i][v]);
 	return NAN;
 }
 

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Results files: see results.h and results/README.md. */
-#define _GNU_SOURCE	/* SCHED_BATCH, SCHED_IDLE */
 #include <dirent.h>
 #include <errno.h>
-#include <math.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +12,8 @@
 #include "chartstyle.h"
 #include "json.h"
 #include "kcheck.h"
-#include "metrics.h"
 #include "numa.h"
-#include "perfcols.h"
+#include "resrows.h"
 #include "results.h"
 #include "thpset.h"
 #include "timing.h"
@@ -28,8 +24,6 @@
 #ifndef HZF_GIT_REV
 #define HZF_GIT_REV "unknown"
 #endif
-
-#define KEY_COLUMNS ZF_KEY_COLUMNS
 
 void zf_utc_time(char *buf, size_t len, bool compact)
 {
@@ -274,18 +268,14 @@ int zf_results_begin(struct zf_results *r, unsigned int nconfigs, char *why, siz
 	return 0;
 }
 
-static void key_fields(struct zf_buf *b, const struct zf_run_config *cfg)
+void zf_results_key(const struct zf_run_config *cfg, struct zf_config_key *key)
 {
-	zf_buf_csv(b, cfg->strategy->name, 0);
-	zf_buf_printf(b, "%s,%s,%d,", zf_fault_mode_name(cfg->fault), zf_task_kind_name(cfg->kind),
-		      cfg->plan->ntasks);
-	zf_buf_csv(b, cfg->plan->placement, 0);
-	zf_buf_printf(b, "%lu,%lu,", cfg->step, cfg->faults_per_pass);
-}
-
-void zf_results_key_fields(struct zf_buf *b, const struct zf_run_config *cfg)
-{
-	key_fields(b, cfg);
+	*key = (struct zf_config_key){
+		.strategy = cfg->strategy->name, .fault = zf_fault_mode_name(cfg->fault),
+		.task_kind = zf_task_kind_name(cfg->kind), .tasks = (uint64_t)cfg->plan->ntasks,
+		.placement = cfg->plan->placement, .step = cfg->step,
+		.faults_per_pass = cfg->faults_per_pass,
+	};
 }
 
 int zf_results_add_run(struct zf_results *r, const struct zf_run_record *run)
@@ -308,9 +298,8 @@ static void *grow(void *p, size_t n, size_t size)
 	return realloc(p, n * size);
 }
 
-/* repetition rep of c, verified: see zf_kernel_verdict() */
-static const char *rep_verdict(const struct zf_config_result *c, unsigned int rep,
-			       char *buf, size_t len)
+const char *zf_results_rep_verdict(const struct zf_config_result *c, unsigned int rep,
+				   char *buf, size_t len)
 {
 	const struct zf_task_sample *ts = &c->samples[(size_t)rep * c->cfg.plan->ntasks];
 	struct zf_kernel_obs o = { .thp_fault_fallback = c->kernel[rep].thp_fault_fallback };
@@ -369,7 +358,7 @@ int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_c
 	for (rep = c->reps; cfg->fault == ZF_FAULT_KERNEL && rep < c->reps + res->reps; rep++) {
 		char buf[64];
 
-		if (strcmp(rep_verdict(c, rep, buf, sizeof(buf)), "ok") && !(*suspect)++)
+		if (strcmp(zf_results_rep_verdict(c, rep, buf, sizeof(buf)), "ok") && !(*suspect)++)
 			snprintf(verdict, verdict_len, "%s", buf);
 	}
 	c->reps += res->reps;
@@ -382,371 +371,37 @@ int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_c
 	return 0;
 }
 
-/* a measured value, or an empty field where there is none (never a made-up zero) */
-static void csv_measured(struct zf_buf *b, const char *fmt, double v, const char *end)
-{
-	if (!isnan(v))
-		zf_buf_printf(b, fmt, v);
-	zf_buf_printf(b, "%s", end);
-}
-
-/* --profile: samples in get() and put() over all of a repetition's, every task's */
-static void rep_shares(const struct zf_results *r, const struct zf_task_sample *ts, int ntasks,
-		       uint64_t *total, double *get, double *put)
-{
-	uint64_t g = 0, p = 0, all = 0;
-	int k;
-
-	for (k = 0; k < ntasks; k++) {
-		g += ts[k].prof.get;
-		p += ts[k].prof.put;
-		all += ts[k].prof.get + ts[k].prof.put + ts[k].prof.other;
-	}
-	*total = all;
-	*get = *put = NAN;
-	if (r->profile && !r->profile_err && all) {
-		*get = (double)g / all;
-		*put = (double)p / all;
-	}
-}
-
-/* samples.csv's kernel columns: empty for emulated faults, never a made-up zero */
-static void kernel_sample_fields(struct zf_buf *b, const struct zf_config_result *c,
-				 unsigned int rep)
-{
-	const struct zf_task_sample *ts = &c->samples[(size_t)rep * c->cfg.plan->ntasks];
-	uint64_t faults = 0, minflt = 0, rss = 0, anon = 0;
-	char verdict[64];
-	int k;
-
-	if (c->cfg.fault != ZF_FAULT_KERNEL) {
-		zf_buf_printf(b, ",,,,,,");
-		return;
-	}
-	for (k = 0; k < c->cfg.plan->ntasks; k++) {
-		faults += ts[k].faults;
-		minflt += ts[k].minflt;
-		rss = ts[k].rss_growth_kb > rss ? ts[k].rss_growth_kb : rss;
-		anon = ts[k].anon_huge_kb > anon ? ts[k].anon_huge_kb : anon;
-	}
-	zf_buf_printf(b, "%llu,%llu,%.4f,%llu,%llu,%s,",
-		      (unsigned long long)c->kernel[rep].thp_zero_page_alloc,
-		      (unsigned long long)c->kernel[rep].thp_fault_fallback,
-		      faults ? (double)minflt / faults : 0.0, (unsigned long long)rss,
-		      (unsigned long long)anon, rep_verdict(c, rep, verdict, sizeof(verdict)));
-}
-
-static const char *const phase_names[ZF_PHASES] = { "fault", "teardown" };
-
-/* perf.csv: every counted event of every task, phase and repetition */
-static void perf_rows(struct zf_buf *perf, const struct zf_results *r,
-		      const struct zf_config_result *c, unsigned int rep,
-		      const struct zf_task_sample *ts)
-{
-	int k, ph;
-	size_t i;
-
-	for (k = 0; r->events && k < c->cfg.plan->ntasks; k++)
-		for (ph = 0; ph < ZF_PHASES; ph++)
-			for (i = 0; i < r->events->n; i++) {
-				const struct zf_perf_value *v = &ts[k].perf[ph][i];
-				double scaled;
-				bool mux;
-
-				if (r->perf_err[i])
-					continue;	/* in meta.json's unsupported_events instead */
-				key_fields(perf, &c->cfg);
-				zf_buf_printf(perf, "%u,%d,%s,", rep, k, phase_names[ph]);
-				zf_buf_csv(perf, r->events->ev[i].name, 0);
-				zf_buf_printf(perf, "%llu,%llu,%llu,", (unsigned long long)v->count,
-					      (unsigned long long)v->enabled_ns,
-					      (unsigned long long)v->running_ns);
-				if (zf_perf_scaled(v, &scaled, &mux) && ts[k].faults)
-					zf_buf_printf(perf, "%.0f,%d,%.4f\n", scaled, mux,
-						      scaled / ts[k].faults);
-				else
-					zf_buf_printf(perf, ",,\n");	/* it never ran */
-			}
-}
-
-/* samples.csv: whether the tasks ran together, and on their CPUs */
-static void concurrency_sample_fields(struct zf_buf *b, const struct zf_rep_metrics *m,
-				      const struct zf_rep_kernel *l)
-{
-	char flags[32];
-
-	csv_measured(b, "%.4f", m->overlap, ",");
-	csv_measured(b, "%.4f", m->cpu_wall_min, ",");
-	csv_measured(b, "%.3f", l->steal_pct, ",");
-	csv_measured(b, "%.3f", l->idle_pct, ",");
-	zf_buf_printf(b, "%llu,", (unsigned long long)m->nivcsw);
-	if (m->migrations >= 0)
-		zf_buf_printf(b, "%lld", (long long)m->migrations);
-	zf_buf_printf(b, ",%s,", zf_flags_name(m->flags, flags, sizeof(flags)));
-}
-
-/* a node or CPU read back, or empty where it could not be told */
-static void csv_told(struct zf_buf *b, int v, const char *end)
-{
-	if (v >= 0)
-		zf_buf_printf(b, "%d", v);
-	zf_buf_printf(b, "%s", end);
-}
-
-/* tasks.csv: where the task was seen at its repetition's start */
-static void numa_fields(struct zf_buf *b, const struct zf_numa_seen *s)
-{
-	csv_told(b, s->cpu, ",");
-	csv_told(b, s->cpu_node, ",");
-	csv_told(b, s->table_node, ",");
-	csv_told(b, s->mm_node, "\n");
-}
-
-static const char *policy_name(int policy)
-{
-	switch (policy) {
-	case SCHED_OTHER: return "other";
-	case SCHED_FIFO: return "fifo";
-	case SCHED_RR: return "rr";
-	case SCHED_BATCH: return "batch";
-	case SCHED_IDLE: return "idle";
-	default: return "";
-	}
-}
-
-/* samples.csv: every task where its plan put it ("ok"), or "" where nothing could be told */
-static void numa_sample_field(struct zf_buf *b, const struct zf_run_config *cfg,
-			      const struct zf_task_sample *ts)
-{
-	const struct zf_plan *plan = cfg->plan;
-	char what[64], unread[80] = "";
-	bool told = false;
-	int k;
-
-	for (k = 0; k < plan->ntasks; k++) {
-		if (zf_task_numa_check(cfg, k, &ts[k].seen, what, sizeof(what))) {
-			/* a run that differed failed, but a kept row says it all the same */
-			zf_buf_printf(b, "task %d %s\n", k, what);
-			return;
-		}
-		if (!unread[0] && !strncmp(what, "unread:", 7))
-			snprintf(unread, sizeof(unread), "task %d %s", k, what);
-		told = told || what[0];
-	}
-	zf_buf_printf(b, "%s\n", unread[0] ? unread : told ? "ok" : "");
-}
-
-/* tasks.csv: the task's span (its start after the earliest task's), CPU time, steal, switches */
-static void concurrency_task_fields(struct zf_buf *b, const struct zf_task_sample *ts,
-				    int ntasks, int k)
-{
-	const struct zf_task_sample *t = &ts[k];
-	uint64_t earliest = t->span_start_ns, wall = t->span_end_ns - t->span_start_ns;
-	int i;
-
-	for (i = 0; i < ntasks; i++)
-		if (ts[i].span_start_ns < earliest)
-			earliest = ts[i].span_start_ns;
-	if (t->span_end_ns > t->span_start_ns)
-		zf_buf_printf(b, "%llu,%llu,%llu,%.4f,",
-			      (unsigned long long)(t->span_start_ns - earliest),
-			      (unsigned long long)wall, (unsigned long long)t->span_cpu_ns,
-			      (double)t->span_cpu_ns / wall);
-	else
-		zf_buf_printf(b, ",,,,");
-	csv_measured(b, "%.3f", t->steal_pct, ",");
-	csv_measured(b, "%.3f", t->idle_pct, ",");
-	zf_buf_printf(b, "%llu,", (unsigned long long)t->nivcsw);
-	if (t->migrations >= 0)
-		zf_buf_printf(b, "%lld", (long long)t->migrations);
-	zf_buf_printf(b, ",%s,", policy_name(t->policy));
-	numa_fields(b, &t->seen);
-}
-
-static void config_rows(struct zf_buf *samples, struct zf_buf *tasks, struct zf_buf *summary,
-			struct zf_buf *counters, struct zf_buf *perf, const struct zf_results *r,
-			const struct zf_config_result *c)
-{
-	struct zf_rep_metrics *m = calloc(c->reps ? c->reps : 1, sizeof(*m));
-	double (*pc)[ZF_PERF_NCOLS] = calloc(c->reps ? c->reps : 1, sizeof(*pc));
-	double **pcs = calloc(c->reps ? c->reps : 1, sizeof(*pcs)), sum_pc[ZF_PERF_NCOLS];
-	double *gs = calloc(c->reps ? c->reps : 1, sizeof(*gs));
-	double *ps = calloc(c->reps ? c->reps : 1, sizeof(*ps));
-	double *as = calloc(c->reps ? c->reps : 1, sizeof(*as));
-	double *fs = calloc(c->reps ? c->reps : 1, sizeof(*fs));
-	double *ss = calloc(c->reps ? c->reps : 1, sizeof(*ss));
-	const struct zf_run_config *cfg = &c->cfg;
-	const struct zf_plan *plan = cfg->plan;
-	const struct zf_stats *t = &c->total;
-	int ntasks = plan->ntasks, k;
-	struct zf_summary s;
-	unsigned int rep;
-
-	if (!m || !pc || !pcs || !gs || !ps || !as || !fs || !ss) {
-		samples->oom = 1;
-		free(m);
-		free(pc);
-		free(pcs);
-		free(gs);
-		free(ps);
-		free(as);
-		free(fs);
-		free(ss);
-		return;
-	}
-	for (rep = 0; rep < c->reps; rep++) {
-		const struct zf_task_sample *ts = &c->samples[(size_t)rep * ntasks];
-
-		zf_rep_metrics(ts, ntasks, &m[rep]);
-		key_fields(samples, cfg);
-		zf_buf_printf(samples, "%u,%lu,%llu,%.3f,%.0f,%.3f,%.4f,", rep, c->passes,
-			      (unsigned long long)m[rep].faults, m[rep].ns_per_fault,
-			      m[rep].faults_per_sec, m[rep].teardown_ns_per_fault,
-			      m[rep].fairness_min_max);
-		kernel_sample_fields(samples, c, rep);
-		csv_measured(samples, "%.3f", m[rep].get_ns_in_fault, "");
-		zf_perf_rep_cols(r->events, r->perf_err, ts, ntasks, pc[rep]);
-		pcs[rep] = pc[rep];
-		zf_perf_cols_csv(samples, pc[rep]);
-		{
-			uint64_t total;
-
-			rep_shares(r, ts, ntasks, &total, &gs[rep], &ps[rep]);
-			if (isnan(gs[rep]))
-				zf_buf_printf(samples, ",,,");
-			else
-				zf_buf_printf(samples, ",%llu,%.5f,%.5f", (unsigned long long)total,
-					      gs[rep], ps[rep]);
-		}
-		{	/* the folio's life over the repetition */
-			const struct zf_rep_kernel *l = &c->kernel[rep];
-			double wall = l->wall_ns / 1e9;
-
-			zf_buf_printf(samples, ",%llu,%llu,%llu,%llu,%s,",
-				      (unsigned long long)l->wall_ns, (unsigned long long)l->allocs,
-				      (unsigned long long)l->frees, (unsigned long long)l->alloc_ns,
-				      zf_workload_name(cfg->workload));
-			concurrency_sample_fields(samples, &m[rep], l);
-			numa_sample_field(samples, cfg, ts);
-			as[rep] = wall > 0 ? l->allocs / wall : NAN;
-			fs[rep] = wall > 0 ? l->frees / wall : NAN;
-			ss[rep] = l->wall_ns ? l->alloc_ns / ((double)l->wall_ns * ntasks) : NAN;
-		}
-		perf_rows(perf, r, c, rep, ts);
-		for (k = 0; k < ntasks; k++) {
-			size_t i = (size_t)rep * ntasks + k;
-
-			key_fields(tasks, cfg);
-			zf_buf_printf(tasks, "%u,%d,%d,%d,%d,%d,%llu,%llu,%llu,", rep, k,
-				      plan->pu[k], plan->node[k], c->mm_node[i], c->cpu_seen[i],
-				      (unsigned long long)ts[k].faults,
-				      (unsigned long long)ts[k].fault_ns,
-				      (unsigned long long)ts[k].teardown_ns);
-			if (cfg->fault == ZF_FAULT_KERNEL)
-				zf_buf_printf(tasks, "%llu,%llu,%llu,",
-					      (unsigned long long)ts[k].minflt,
-					      (unsigned long long)ts[k].rss_growth_kb,
-					      (unsigned long long)ts[k].anon_huge_kb);
-			else
-				zf_buf_printf(tasks, ",,,");
-			csv_measured(tasks, "%.3f", zf_task_get_ns(&ts[k]), ",");
-			concurrency_task_fields(tasks, ts, ntasks, k);
-		}
-	}
-	zf_summarize(m, c->reps, &s);
-	zf_perf_summary_cols(pcs, c->reps, sum_pc);
-	free(m);
-	free(pc);
-	free(pcs);
-	key_fields(summary, cfg);
-	zf_buf_printf(summary, "%u,%.3f,%.3f,%.3f,%.3f,%.0f,%.3f,%.4f,", s.reps,
-		      s.ns_per_fault_median, s.ns_per_fault_min, s.ns_per_fault_max,
-		      s.ns_per_fault_stddev, s.faults_per_sec_median,
-		      s.teardown_ns_per_fault_median, s.fairness_min_max_median);
-	csv_measured(summary, "%.3f", s.get_ns_in_fault_median, ",");
-	csv_measured(summary, "%.5f", s.ns_per_fault_median > 0 ?
-		     s.get_ns_in_fault_median / s.ns_per_fault_median : NAN, "");
-	zf_perf_cols_csv(summary, sum_pc);
-	zf_buf_printf(summary, ",");
-	csv_measured(summary, "%.5f", zf_median_measured(gs, c->reps), ",");
-	csv_measured(summary, "%.5f", zf_median_measured(ps, c->reps), ",");
-	zf_buf_printf(summary, "%s,", zf_workload_name(cfg->workload));
-	csv_measured(summary, "%.1f", zf_median_measured(as, c->reps), ",");
-	csv_measured(summary, "%.1f", zf_median_measured(fs, c->reps), ",");
-	csv_measured(summary, "%.6f", zf_median_measured(ss, c->reps), ",");
-	csv_measured(summary, "%.4f", s.overlap_median, ",");
-	csv_measured(summary, "%.4f", s.cpu_wall_median, ",");
-	zf_buf_printf(summary, "%u,", s.flagged_reps);
-	csv_measured(summary, "%.3f", s.ci95_lo, ",");
-	csv_measured(summary, "%.3f", s.ci95_hi, ",");
-	csv_measured(summary, "%.2f", s.ci95_pct, ",");
-	zf_buf_csv(summary, r->tag ? r->tag : "", 1);
-	free(gs);
-	free(ps);
-	free(as);
-	free(fs);
-	free(ss);
-	key_fields(counters, cfg);
-	zf_buf_printf(counters, "%lu,%d,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%lu,%.4f,%lu\n",
-		      c->passes, c->counter_node, t->gets, t->puts, t->zaps, t->mm_exits,
-		      t->ref_gets, t->ref_puts, t->counter_touches, t->cas_retries, t->allocs,
-		      t->frees, t->alloc_races_lost, t->alloc_failures, t->shrinks, t->broken,
-		      t->gets ? (double)t->counter_touches / t->gets : 0.0, t->alloc_ns);
-}
-
 int zf_results_write(struct zf_results *r, char *why, size_t len)
 {
-	struct zf_buf samples = { 0 }, tasks = { 0 }, summary = { 0 }, counters = { 0 };
-	struct zf_buf perf = { 0 }, timing = { 0 }, styles = { 0 };
+	struct zf_buf timing = { 0 }, styles = { 0 };
+	struct zf_results_csv f;
 	unsigned int i;
 	int err;
 
-	zf_buf_printf(&samples, KEY_COLUMNS ",rep,passes,faults,ns_per_fault,faults_per_sec,"
-		      "teardown_ns_per_fault,fairness_min_max,thp_zero_page_alloc,"
-		      "thp_fault_fallback,minflt_per_fault,rss_growth_kb,anon_huge_kb,"
-		      "kernel_check,get_ns_in_fault," ZF_PERF_COLUMNS
-		      ",profile_samples,get_share,put_share,wall_ns,allocs,frees,alloc_ns,workload,"
-		      "overlap,cpu_wall_min,steal_pct,idle_pct,nivcsw,migrations,concurrency_check,"
-		      "numa_check\n");
-	zf_buf_printf(&tasks, KEY_COLUMNS ",rep,task,pu,node,mm_node,cpu_seen,faults,"
-		      "fault_ns,teardown_ns,minflt,rss_growth_kb,anon_huge_kb,get_ns_in_fault,"
-		      "span_start_ns,span_wall_ns,span_cpu_ns,cpu_wall,steal_pct,idle_pct,nivcsw,"
-		      "migrations,sched,start_cpu,cpu_node,table_node,mm_node_seen\n");
-	zf_buf_printf(&summary, ZF_SUMMARY_COLUMNS "\n");
-	zf_buf_printf(&counters, KEY_COLUMNS ",passes,counter_node,gets,puts,zaps,mm_exits,"
-		      "ref_gets,ref_puts,counter_touches,cas_retries,allocs,frees,"
-		      "alloc_races_lost,alloc_failures,shrinks,broken,counter_touches_per_fault,"
-		      "alloc_ns\n");
-	zf_buf_printf(&perf, KEY_COLUMNS ",rep,task,phase,event,count,time_enabled_ns,"
-		      "time_running_ns,scaled_count,multiplexed,per_fault\n");
+	zf_results_csv_begin(&f);
 	for (i = 0; i < r->nconfigs; i++)
 		if (r->configs[i].reps)
-			config_rows(&samples, &tasks, &summary, &counters, &perf, r,
-				    &r->configs[i]);
-	err = write_buf(r, "samples.csv", &samples, why, len);
+			zf_results_csv_config(&f, r, &r->configs[i]);
+	err = write_buf(r, "samples.csv", &f.samples, why, len);
 	if (!err)
-		err = write_buf(r, "tasks.csv", &tasks, why, len);
+		err = write_buf(r, "tasks.csv", &f.tasks, why, len);
 	if (!err)
-		err = write_buf(r, "summary.csv", &summary, why, len);
+		err = write_buf(r, "summary.csv", &f.summary, why, len);
 	if (!err) {
 		zf_chart_styles(&styles);
 		err = write_buf(r, ZF_CHART_STYLES_CSV, &styles, why, len);
 	}
 	if (!err)
-		err = write_buf(r, "counters.csv", &counters, why, len);
+		err = write_buf(r, "counters.csv", &f.counters, why, len);
 	if (!err)
-		err = write_buf(r, "perf.csv", &perf, why, len);
+		err = write_buf(r, "perf.csv", &f.perf, why, len);
 	if (!err) {
 		zf_timing_csv(r, &timing);
 		err = write_buf(r, "timing.csv", &timing, why, len);
 	}
 	if (!err)
 		err = write_meta(r, false, NULL, why, len);
-	zf_buf_free(&samples);
-	zf_buf_free(&tasks);
-	zf_buf_free(&summary);
-	zf_buf_free(&counters);
-	zf_buf_free(&perf);
+	zf_results_csv_free(&f);
 	zf_buf_free(&timing);
 	zf_buf_free(&styles);
 	return err;

@@ -14,26 +14,11 @@
 
 #include "../../bench/probe.h"
 #include "buf.h"
+#include "cols.h"
 #include "json.h"
 #include "runner.h"
 #include "sysinfo.h"
 #include "topo.h"
-
-/* what names a configuration: the first columns of every CSV file */
-#define ZF_KEY_COLUMNS "strategy,fault,task_kind,tasks,placement,step,faults_per_pass"
-
-#define ZF_SUMMARY_COLUMNS "strategy,fault,task_kind,tasks,placement,step,faults_per_pass," \
-	"reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev," \
-	"faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max," \
-	"get_ns_in_fault_median,get_share_of_fault," ZF_PERF_COLUMNS ",get_share,put_share," \
-	"workload,allocs_per_sec_median,frees_per_sec_median,alloc_share_median," \
-	"overlap_median,cpu_wall_median,flagged_reps,ci95_lo,ci95_hi,ci95_pct,tag"
-
-/* the default events' columns, in samples.csv and summary.csv alike */
-#define ZF_PERF_COLUMNS "cycles_per_fault,instructions_per_fault,ipc," \
-	"cache_references_per_fault,cache_misses_per_fault,l1d_load_misses_per_fault," \
-	"llc_load_misses_per_fault,branch_misses_per_fault,task_clock_ns_per_fault," \
-	"page_faults_per_fault,context_switches,cpu_migrations,perf_multiplexed"
 
 /* what has been kept of one configuration so far */
 struct zf_config_result {
@@ -97,8 +82,11 @@ int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_c
 		   size_t verdict_len, char *why, size_t len);
 /* keep a run's record for timing.csv; -ENOMEM */
 int zf_results_add_run(struct zf_results *r, const struct zf_run_record *run);
-/* configuration cfg's key columns (KEY_COLUMNS), each followed by a comma */
-void zf_results_key_fields(struct zf_buf *b, const struct zf_run_config *cfg);
+/* configuration cfg's key: the first columns of every CSV (its texts are cfg's) */
+void zf_results_key(const struct zf_run_config *cfg, struct zf_config_key *key);
+/* repetition rep of c, verified: see zf_kernel_verdict() */
+const char *zf_results_rep_verdict(const struct zf_config_result *c, unsigned int rep,
+				   char *buf, size_t len);
 /* every CSV file rewritten from what is kept, and meta.json (complete: false) */
 int zf_results_write(struct zf_results *r, char *why, size_t len);
 /* meta.json with the end time and `complete` */

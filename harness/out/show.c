@@ -14,6 +14,7 @@
 
 #include "../../bench/strategy.h"
 #include "buf.h"
+#include "cols.h"
 #include "csv.h"
 #include "json.h"
 #include "results.h"
@@ -32,30 +33,30 @@ static const char *const titles[] = {
 #define NSHOWN (sizeof(shown) / sizeof(shown[0]))
 
 struct cols {
+	struct zf_key_cols key;
 	int strategy, fault, kind, placement, tasks, ns, stddev, get, get_share, put_share, teardown;
 };
 
-/* a and b differ at most in strategy and task count */
-static bool same_group(const struct cols *c, char **a, char **b)
+/* like's configuration at tasks (ZF_KEY_ANY: any), of strategy (NULL: like's), any step */
+static struct zf_config_key group_of(const struct cols *c, char **like, const char *strategy,
+				     uint64_t tasks)
 {
-	return !strcmp(a[c->fault], b[c->fault]) && !strcmp(a[c->kind], b[c->kind]) &&
-	       !strcmp(a[c->placement], b[c->placement]);
+	return (struct zf_config_key){ .strategy = strategy ? strategy : like[c->strategy],
+		.fault = like[c->fault], .task_kind = like[c->kind], .tasks = tasks,
+		.placement = like[c->placement], .step = ZF_KEY_ANY, .faults_per_pass = ZF_KEY_ANY };
 }
 
-/* the row of `strategy` in like's group with `tasks` tasks; NULL if none */
-static char **find_row(const struct zf_csv *csv, const struct cols *c, const char *strategy,
-		       char **like, long tasks)
+/* the row of `strategy` in like's group with `tasks` tasks; -1 if none */
+static long find_row(const struct zf_csv *csv, const struct cols *c, const char *strategy,
+		     char **like, long tasks)
 {
+	struct zf_config_key want = group_of(c, like, strategy, (uint64_t)tasks);
 	size_t i;
 
-	for (i = 0; i < csv->nrows; i++) {
-		char **row = csv->rows[i];
-
-		if (!strcmp(row[c->strategy], strategy) && same_group(c, row, like) &&
-		    atol(row[c->tasks]) == tasks)
-			return row;
-	}
-	return NULL;
+	for (i = 0; i < csv->nrows; i++)
+		if (zf_key_matches(csv, &c->key, i, &want))
+			return (long)i;
+	return -1;
 }
 
 static void contention(const struct zf_csv *csv, const struct cols *c, FILE *out)
@@ -65,13 +66,14 @@ static void contention(const struct zf_csv *csv, const struct cols *c, FILE *out
 
 	for (i = 0; i < csv->nrows; i++) {
 		char **one = csv->rows[i], **most = one;
+		struct zf_config_key want = group_of(c, one, NULL, ZF_KEY_ANY);
 
 		if (atol(one[c->tasks]) != 1)
 			continue;
 		for (j = 0; j < csv->nrows; j++) {
 			char **o = csv->rows[j];
 
-			if (!strcmp(o[c->strategy], one[c->strategy]) && same_group(c, o, one) &&
+			if (zf_key_matches(csv, &c->key, j, &want) &&
 			    atol(o[c->tasks]) > atol(most[c->tasks]))
 				most = o;
 		}
@@ -105,13 +107,15 @@ static void strategy_cost(const struct zf_csv *csv, const struct cols *c, const 
 		return;
 	for (i = 0; i < csv->nrows; i++) {
 		char **g = csv->rows[i], **p;
+		long at;
 
 		if (strcmp(g[c->strategy], shared) || strcmp(g[c->fault], "emulated") ||
 		    atol(g[c->tasks]) != 1)
 			continue;
-		p = find_row(csv, c, none, g, 1);
-		if (!p)
+		at = find_row(csv, c, none, g, 1);
+		if (at < 0)
 			continue;
+		p = csv->rows[at];
 		fprintf(out, "%s - %s at 1 task (%s, %s): %.2f ns; "
 			"bare inc_not_zero loop: %.2f ns (%.2fx)\n", shared, none, g[c->kind], g[c->placement],
 			atof(g[c->ns]) - atof(p[c->ns]), atof(probe),
@@ -144,6 +148,7 @@ static void kernel_share(const struct zf_csv *csv, const struct cols *c, FILE *o
 	for (i = 0; i < csv->nrows; i++) {
 		char **row = csv->rows[i], **native;
 		double added, noise, ns = atof(row[c->ns]);
+		long at;
 
 		if (strcmp(row[c->fault], "kernel"))
 			continue;
@@ -160,9 +165,10 @@ static void kernel_share(const struct zf_csv *csv, const struct cols *c, FILE *o
 				100 * atof(row[c->get]) / ns);
 		else
 			fprintf(out, "get not timed%24s", "");
-		native = strcmp(row[c->strategy], native_name) ?
-			 find_row(csv, c, native_name, row, atol(row[c->tasks])) : NULL;
-		if (native) {
+		at = strcmp(row[c->strategy], native_name) ?
+		     find_row(csv, c, native_name, row, atol(row[c->tasks])) : -1;
+		if (at >= 0) {
+			native = csv->rows[at];
 			added = ns - atof(native[c->ns]);
 			noise = fmax(atof(row[c->stddev]), atof(native[c->stddev]));
 			fprintf(out, "; over %s %+7.1f ns, noise %.1f ns%s", native_name, added, noise,
@@ -188,6 +194,7 @@ static void profile_share(const struct zf_csv *csv, const struct cols *c, FILE *
 		return;
 	for (i = 0; i < csv->nrows; i++) {
 		char **row = csv->rows[i], **base;
+		long at;
 		double life = atof(row[c->ns]) + atof(row[c->teardown]);
 		double get = atof(row[c->get_share]), put = atof(row[c->put_share]);
 
@@ -201,8 +208,9 @@ static void profile_share(const struct zf_csv *csv, const struct cols *c, FILE *
 		fprintf(out, "  %-11s %-8s %-8s %-10s %3s tasks: get %6.2f%% put %6.2f%% = %.1f + %.1f ns",
 			row[c->strategy], row[c->fault], row[c->kind], row[c->placement],
 			row[c->tasks], 100 * get, 100 * put, get * life, put * life);
-		base = find_row(csv, c, none, row, atol(row[c->tasks]));
-		if (base && base != row && *base[c->get_share])
+		at = find_row(csv, c, none, row, atol(row[c->tasks]));
+		base = at >= 0 && (size_t)at != i ? csv->rows[at] : NULL;
+		if (base && *base[c->get_share])
 			fprintf(out, "; over %s %+.1f ns", none,
 				life - atof(base[c->ns]) - atof(base[c->teardown]));
 		if (c->get >= 0 && *row[c->get])
@@ -211,27 +219,15 @@ static void profile_share(const struct zf_csv *csv, const struct cols *c, FILE *
 	}
 }
 
-/* samples.csv rows a and b are repetitions of one kernel-fault configuration */
-static bool same_kernel_config(char **a, char **b, const int *key, int nkey, int fault)
-{
-	int j;
-
-	if (strcmp(a[fault], "kernel") || strcmp(b[fault], "kernel"))
-		return false;
-	for (j = 0; j < nkey; j++)
-		if (strcmp(a[key[j]], b[key[j]]))
-			return false;
-	return true;
-}
-
 /*
  * kernel faults: samples.csv's verification of every repetition: a line for
  * each configuration where one failed, then the count of those that passed
  */
 static void kernel_checks(const char *dir, FILE *out)
 {
-	static const char *const names[] = { "strategy", "task_kind", "tasks", "placement" };
-	int key[4], fault, check, fallback, rss, anon, minflt, j;
+	int fault, check, fallback, rss, anon, minflt;
+	struct zf_key_cols key;
+	const char *missing;
 	char path[PATH_MAX + 16];
 	struct zf_csv csv;
 	unsigned long configs = 0, all_reps = 0, all_ok = 0;
@@ -241,8 +237,7 @@ static void kernel_checks(const char *dir, FILE *out)
 	snprintf(path, sizeof(path), "%s/samples.csv", dir);
 	if (zf_csv_read(path, &csv, &line))
 		return;
-	for (j = 0; j < 4; j++)
-		key[j] = zf_csv_col(&csv, names[j]);
+	zf_key_cols_find(&csv, &key, &missing);	/* step and faults per pass: any */
 	fault = zf_csv_col(&csv, "fault");
 	check = zf_csv_col(&csv, "kernel_check");
 	fallback = zf_csv_col(&csv, "thp_fault_fallback");
@@ -250,23 +245,26 @@ static void kernel_checks(const char *dir, FILE *out)
 	anon = zf_csv_col(&csv, "anon_huge_kb");
 	minflt = zf_csv_col(&csv, "minflt_per_fault");
 	if (fault < 0 || check < 0 || fallback < 0 || rss < 0 || anon < 0 || minflt < 0 ||
-	    key[0] < 0 || key[1] < 0 || key[2] < 0 || key[3] < 0)
+	    key.col[0] < 0 || key.col[2] < 0 || key.col[3] < 0 || key.col[4] < 0)
 		goto out;
 	for (i = 0; i < csv.nrows; i++) {
 		char **first = csv.rows[i];
 		unsigned long reps = 0, ok = 0, fallbacks = 0, rss_max = 0, anon_max = 0, v;
 		double flt_min = INFINITY, flt_max = 0;
+		struct zf_config_key want;
 
 		if (strcmp(first[fault], "kernel"))
 			continue;
-		for (k = 0; k < i && !same_kernel_config(csv.rows[k], first, key, 4, fault); k++)
+		zf_key_of_row(&csv, &key, i, &want);
+		want.step = want.faults_per_pass = ZF_KEY_ANY;
+		for (k = 0; k < i && !zf_key_matches(&csv, &key, k, &want); k++)
 			;
 		if (k < i)	/* not the configuration's first repetition */
 			continue;
 		for (k = i; k < csv.nrows; k++) {
 			char **row = csv.rows[k];
 
-			if (!same_kernel_config(row, first, key, 4, fault))
+			if (!zf_key_matches(&csv, &key, k, &want))
 				continue;
 			reps++;
 			ok += !strcmp(row[check], "ok");
@@ -288,7 +286,8 @@ static void kernel_checks(const char *dir, FILE *out)
 		title = true;
 		fprintf(out, "  %-11s %-8s %-10s %3s tasks: %lu of %lu repetitions ok; %lu fallbacks, "
 			"anonymous +%lu kB, AnonHugePages +%lu kB, %.2f-%.2f page faults a read\n",
-			first[key[0]], first[key[1]], first[key[3]], first[key[2]], ok, reps, fallbacks,
+			zf_key_field(&csv, &key, i, 0), zf_key_field(&csv, &key, i, 2),
+			zf_key_field(&csv, &key, i, 4), zf_key_field(&csv, &key, i, 3), ok, reps, fallbacks,
 			rss_max, anon_max, flt_min, flt_max);
 	}
 	if (configs)
@@ -356,6 +355,7 @@ static void guest_note(const char *dir, FILE *out)
 
 static void headline(const struct zf_csv *csv, const char *dir, FILE *out)
 {
+	const char *missing;
 	struct cols c = {
 		.strategy = zf_csv_col(csv, "strategy"), .fault = zf_csv_col(csv, "fault"),
 		.kind = zf_csv_col(csv, "task_kind"), .placement = zf_csv_col(csv, "placement"),
@@ -369,6 +369,7 @@ static void headline(const struct zf_csv *csv, const char *dir, FILE *out)
 
 	if (c.fault < 0)
 		return;
+	zf_key_cols_find(csv, &c.key, &missing);	/* step and faults per pass: any */
 	contention(csv, &c, out);
 	strategy_cost(csv, &c, dir, out);
 	kernel_share(csv, &c, out);

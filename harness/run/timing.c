@@ -33,20 +33,33 @@ json_t *zf_timing_json(const struct zf_results *r)
 			 "write_s", seconds(r->write_ns));
 }
 
+#define UINT(f)	ZF_COL(struct zf_timing_row, ZF_COL_UINT, f, NULL)
+#define MS(f)	ZF_COL(struct zf_timing_row, ZF_COL_NUM, f, "%.3f")
+static const struct zf_col timing_cols[] = {
+	ZF_COL_KEY(struct zf_timing_row),
+	UINT(round), UINT(passes), UINT(calibrate_reps),
+	MS(start_ms), MS(calibrate_ms), MS(warmup_ms), MS(measure_ms), MS(stop_ms), MS(wall_ms),
+};
+static const struct zf_col_table timing_table = ZF_COL_TABLE_OF(timing_cols);
+
 void zf_timing_csv(const struct zf_results *r, struct zf_buf *b)
 {
 	size_t i;
 
-	zf_buf_printf(b, ZF_KEY_COLUMNS "," ZF_TIMING_COLUMNS "\n");
+	zf_cols_header(b, &timing_table);
 	for (i = 0; i < r->nruns; i++) {
 		const struct zf_run_record *run = &r->runs[i];
 		const struct zf_run_timing *t = &run->timing;
-		uint64_t wall = run_wall_ns(t);
+		struct zf_timing_row row = {
+			.round = run->round, .passes = run->passes,
+			.calibrate_reps = t->calibrate_reps, .start_ms = ms(t->start_ns),
+			.calibrate_ms = ms(t->calibrate_ns), .warmup_ms = ms(t->warmup_ns),
+			.measure_ms = ms(t->measure_ns), .stop_ms = ms(t->stop_ns),
+			.wall_ms = ms(run_wall_ns(t)),
+		};
 
-		zf_results_key_fields(b, &r->configs[run->config].cfg);
-		zf_buf_printf(b, "%u,%lu,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", run->round,
-			      run->passes, t->calibrate_reps, ms(t->start_ns), ms(t->calibrate_ns),
-			      ms(t->warmup_ns), ms(t->measure_ns), ms(t->stop_ns), ms(wall));
+		zf_results_key(&r->configs[run->config].cfg, &row.key);
+		zf_cols_row(b, &timing_table, &row, true);
 	}
 }
 

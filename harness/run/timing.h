@@ -9,8 +9,12 @@
 #include "buf.h"
 #include "results.h"
 
-#define ZF_TIMING_COLUMNS "round,passes,calibrate_reps,start_ms,calibrate_ms,warmup_ms," \
-	"measure_ms,stop_ms,wall_ms"
+/* timing.csv's row: one run, written through the file's column table (cols.h) */
+struct zf_timing_row {
+	struct zf_config_key key;
+	uint64_t round, passes, calibrate_reps;
+	double start_ms, calibrate_ms, warmup_ms, measure_ms, stop_ms, wall_ms;
+};
 
 /* timing.csv: one row per run of r->runs, in the order they ran */
 void zf_timing_csv(const struct zf_results *r, struct zf_buf *b);

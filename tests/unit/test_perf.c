@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "../../harness/out/cols.h"
 #include "../../harness/out/perfcols.h"
 #include "../../harness/run/perfctr.h"
 #include "test.h"
@@ -114,6 +115,8 @@ TEST(counter_groups_open_count_and_close_without_leaks)
 
 TEST(an_impossible_event_is_refused_and_its_column_left_empty)
 {
+	static const struct zf_col perf_col[] = { { "", ZF_COL_PERF, NULL, 0, NULL } };
+	static const struct zf_col_table perf_only = ZF_COL_TABLE_OF(perf_col);
 	struct zf_perf_list l = { .n = 2 };
 	struct zf_task_sample ts[1] = { { .faults = 100 } };
 	double cols[ZF_PERF_NCOLS];
@@ -136,8 +139,8 @@ TEST(an_impossible_event_is_refused_and_its_column_left_empty)
 	EXPECT_TRUE(cols[9] == 0.0);		/* page faults: a real zero */
 	EXPECT_TRUE(isnan(cols[1]));		/* instructions: not asked for */
 	EXPECT_TRUE(cols[12] == 0.0);		/* not multiplexed */
-	zf_perf_cols_csv(&b, cols);
-	EXPECT_STREQ(b.text, ",,,,,,,,,,0.0000,,,0");
+	zf_cols_row(&b, &perf_only, cols, true);	/* as summary.csv and samples.csv write them */
+	EXPECT_STREQ(b.text, ",,,,,,,,,0.0000,,,0\n");
 	zf_buf_free(&b);
 }
 

@@ -11,6 +11,7 @@
 #include "../../harness/out/csv.h"
 #include "../../harness/out/json.h"
 #include "../../harness/run/metrics.h"
+#include "../../harness/out/rescols.h"
 #include "../../harness/out/results.h"
 #include "../../harness/out/show.h"
 #include "../../harness/doctor/sysinfo.h"
@@ -400,14 +401,17 @@ TEST(results_folder_written_and_read_back)
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
 	ASSERT_EQ(zf_csv_read(path, &csv, &line), 0);
 	{
-		struct zf_buf header = { 0 };
+		struct zf_buf header = { 0 }, want = { 0 };
 		size_t i;
 
 		for (i = 0; i < csv.ncols; i++)
 			zf_buf_printf(&header, "%s%s", i ? "," : "", csv.header[i]);
-		ASSERT_TRUE(header.text);
-		EXPECT_STREQ(header.text, ZF_SUMMARY_COLUMNS);
+		zf_buf_printf(&header, "\n");
+		zf_cols_header(&want, &zf_summary_table);
+		ASSERT_TRUE(header.text && want.text);
+		EXPECT_STREQ(header.text, want.text);
 		zf_buf_free(&header);
+		zf_buf_free(&want);
 	}
 	ASSERT_EQ(csv.nrows, 1);
 	EXPECT_STREQ(csv.rows[0][zf_csv_col(&csv, "strategy")], "mmflag");
@@ -527,7 +531,7 @@ TEST(show_names_every_flagged_configuration)
 	int t;
 
 	ASSERT_TRUE(mkdtemp(dir));
-	zf_buf_printf(&summary, ZF_SUMMARY_COLUMNS "\n");
+	zf_cols_header(&summary, &zf_summary_table);
 	for (t = 1; t <= 40; t++)
 		zf_buf_printf(&summary, "global,emulated,thread,%d,compact,2097152,512,2,10,9,11,1,1e8,5,"
 			      "1,0.0,0.0,,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,1,,,,\n", t);
@@ -547,13 +551,18 @@ TEST(show_names_every_flagged_configuration)
 TEST(show_names_failed_kernel_checks)
 {
 	char dir[] = "/tmp/hzfshow.XXXXXX", *text, path[64];
+	struct zf_buf summary = { 0 };
 
 	ASSERT_TRUE(mkdtemp(dir));
-	write_text(dir, "summary.csv", ZF_SUMMARY_COLUMNS "\n"
+	zf_cols_header(&summary, &zf_summary_table);
+	zf_buf_printf(&summary,
 		   "native,kernel,process,1,compact,2097152,512,2,1500,1400,1600,100,666666,400,1,0.0,0.0"
 		   ",,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,0,,,,\n"
 		   "global,kernel,process,1,compact,2097152,512,2,1600,1500,1700,100,625000,400,1,12.0,0.0075"
 		   ",,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,0,,,,\n");
+	ASSERT_TRUE(summary.text != NULL);
+	write_text(dir, "summary.csv", summary.text);
+	zf_buf_free(&summary);
 	write_text(dir, "samples.csv", "strategy,fault,task_kind,tasks,placement,rep,"
 		   "thp_fault_fallback,minflt_per_fault,rss_growth_kb,anon_huge_kb,kernel_check\n"
 		   "native,kernel,process,1,compact,0,0,1.0000,0,0,ok\n"

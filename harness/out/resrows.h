@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The rows of a results folder's CSV files, each configuration's made from
+ * what was kept of its runs and written through the files' column tables
+ * (rescols.h): samples.csv, tasks.csv, perf.csv, summary.csv, counters.csv.
+ */
+#ifndef HZF_RESROWS_H
+#define HZF_RESROWS_H
+
+#include "buf.h"
+#include "results.h"
+
+struct zf_results_csv {
+	struct zf_buf samples, tasks, summary, counters, perf;
+};
+
+/* every file's header line */
+void zf_results_csv_begin(struct zf_results_csv *f);
+/* configuration c's rows, added to every file; out of memory: f->samples.oom */
+void zf_results_csv_config(struct zf_results_csv *f, const struct zf_results *r,
+			   const struct zf_config_result *c);
+void zf_results_csv_free(struct zf_results_csv *f);
+
+#endif
