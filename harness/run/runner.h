@@ -44,7 +44,7 @@ struct zf_run_config {
 	const struct zf_perf_list *events;	/* perf events each task counts; NULL: none */
 	bool profile;			/* sample where the time goes (get/put called out of line) */
 	unsigned long shrink_hz;	/* the strategy's shrinker scans this often; 0: never */
-	enum zf_workload workload;	/* lifecycle: each pass a life, all tasks in waves */
+	enum zf_workload workload;	/* its hooks: workload.h */
 	unsigned long watchdog_ms;	/* a task silent this long fails the run; 0: never */
 	int sched_policy, sched_priority;	/* each task's; policy -1: as inherited */
 };
