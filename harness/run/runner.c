@@ -37,6 +37,7 @@ int zf_task_kind_parse(const char *s, enum zf_task_kind *kind)
 static const struct zf_workload_ops *const workloads[] = {
 	[ZF_WORKLOAD_USEMEM]	= &zf_workload_usemem,
 	[ZF_WORKLOAD_LIFECYCLE]	= &zf_workload_lifecycle,
+	[ZF_WORKLOAD_ZEROOUT]	= &zf_workload_zeroout,
 };
 
 const struct zf_workload_ops *zf_workload_ops(enum zf_workload w)

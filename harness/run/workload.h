@@ -50,6 +50,7 @@ struct zf_workload_ops {
 
 extern const struct zf_workload_ops zf_workload_usemem;
 extern const struct zf_workload_ops zf_workload_lifecycle;
+extern const struct zf_workload_ops zf_workload_zeroout;
 
 /* the table of w */
 const struct zf_workload_ops *zf_workload_ops(enum zf_workload w);
