@@ -7,8 +7,9 @@
  * called once a pass at most: the measured loops inside a pass (bench/usemem.h)
  * stay inlined, with no indirect call per fault.
  *
- * Adding a workload: a workload_NAME.c ending in its table, one value in
- * enum zf_workload (runner.h) and one line in runner.c's workloads[].
+ * Adding a workload: a workload_NAME.c ending in its table, its extern
+ * below, one value in enum zf_workload (runner.h) and one line in runner.c's
+ * workloads[].
  */
 #ifndef HZF_WORKLOAD_H
 #define HZF_WORKLOAD_H
