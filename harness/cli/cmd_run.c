@@ -280,7 +280,11 @@ int zf_sweep_or_run(int argc, char **argv, bool single, int meta_argc, char **me
 	return err;
 }
 
-/* --workload zeroout has no faults and no mm: its own engine and options (zeroout.c) */
+/*
+ * --workload zeroout has no faults and no mm: options of its own (zeroout.c),
+ * which run's table does not hold and would refuse wherever they stand, so
+ * the whole command line goes to it; it runs through the same runner
+ */
 static bool wants_zeroout(int argc, char **argv)
 {
 	int i;

@@ -21,6 +21,7 @@
 #include "perfctr.h"
 #include "sysinfo.h"
 #include "timing.h"
+#include "workload.h"
 
 /* a probe's pass: enough faults to time, few enough to stay short under emulation */
 #define PROBE_FAULTS_EMULATED	4096UL
@@ -107,7 +108,7 @@ static int probe_one(struct plan_state *ps, size_t c, bool emulate, const struct
 			cfg.strategy = zf_strategy_find("persistent");
 	}
 	faults = cfg.fault == ZF_FAULT_KERNEL ? PROBE_FAULTS_KERNEL : PROBE_FAULTS_EMULATED;
-	if (cfg.workload == ZF_WORKLOAD_USEMEM && cfg.faults_per_pass > faults)
+	if (zf_workload_ops(cfg.workload)->sized_pass && cfg.faults_per_pass > faults)
 		cfg.faults_per_pass = faults;
 	cfg.plan = plan;
 	cfg.reps = 1;
@@ -360,7 +361,7 @@ int zf_sweep_plan(struct zf_sweep *sw, struct zf_topo *topo, struct zf_plan *pla
 			continue;
 		zf_plan_estimate(&p[0], &p[1], cfg.plan->ntasks, fault_ns_elsewhere(&ps, &cfg, &p[0]),
 				 cfg.faults_per_pass, cfg.min_ms, cfg.warmup,
-				 cfg.workload == ZF_WORKLOAD_LIFECYCLE, &e);
+				 zf_workload_ops(cfg.workload)->calibrate_by_wall, &e);
 		total_ms = e.first_ms + (rounds - 1) * e.later_ms;
 		runs_s += total_ms / 1e3;
 		runs_least_s += (e.first_ms + (rounds_least - 1) * e.later_ms) / 1e3;

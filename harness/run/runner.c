@@ -33,9 +33,21 @@ int zf_task_kind_parse(const char *s, enum zf_task_kind *kind)
 	return 0;
 }
 
+/* every workload's table (workload.h), by its value */
+static const struct zf_workload_ops *const workloads[] = {
+	[ZF_WORKLOAD_USEMEM]	= &zf_workload_usemem,
+	[ZF_WORKLOAD_LIFECYCLE]	= &zf_workload_lifecycle,
+	[ZF_WORKLOAD_ZEROOUT]	= &zf_workload_zeroout,
+};
+
+const struct zf_workload_ops *zf_workload_ops(enum zf_workload w)
+{
+	return workloads[w];
+}
+
 const char *zf_workload_name(enum zf_workload w)
 {
-	return w == ZF_WORKLOAD_LIFECYCLE ? "lifecycle" : "usemem";
+	return workloads[w]->name;
 }
 
 const char *zf_fault_mode_name(enum zf_fault_mode fault)
@@ -286,7 +298,7 @@ static int numa_verify(struct zf_runner *r, struct zf_run_result *res)
 static int setup(struct zf_runner *r, struct zf_run_result *res)
 {
 	const struct zf_run_config *cfg = r->cfg;
-	int i, n = cfg->plan->ntasks, counter_node = cfg->counter_node, moved = 0;
+	int i, n = cfg->plan->ntasks, counter_node = cfg->counter_node, moved = 0, folios;
 
 	if (counter_node < 0)
 		counter_node = cfg->plan->node[0];
@@ -324,9 +336,10 @@ static int setup(struct zf_runner *r, struct zf_run_result *res)
 			 cfg->counter_node >= 0 ? " (--counter-node)" : " (the first task's)");
 		return -EPROTO;
 	}
-	/* every task may race one allocation, and one folio is installed */
-	if (zf_shared_init(r->zs, n + 2)) {
-		snprintf(res->error, sizeof(res->error), "folio pool of %d: %s", n + 2,
+	/* every task may race its workload's allocations, and one folio is installed */
+	folios = n * r->ops->folios_per_task + 2;
+	if (zf_shared_init(r->zs, folios)) {
+		snprintf(res->error, sizeof(res->error), "folio pool of %d: %s", folios,
 			 strerror(errno));
 		return -ENOMEM;
 	}
@@ -366,7 +379,7 @@ unsigned long zf_next_passes(unsigned long passes, uint64_t took_ns, unsigned lo
 
 int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_result *res)
 {
-	struct zf_runner r = { .cfg = cfg, .topo = topo };
+	struct zf_runner r = { .cfg = cfg, .ops = zf_workload_ops(cfg->workload), .topo = topo };
 	int n = cfg->plan->ntasks, err;
 	unsigned long passes = cfg->passes ? cfg->passes : 1;
 	struct zf_rep_kernel unkept;
@@ -418,7 +431,7 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 			tm->one_pass_took_ns = took;
 			tm->one_pass_wall_ns = unkept.wall_ns;
 		}
-		if (!err && cfg->workload == ZF_WORKLOAD_LIFECYCLE && unkept.wall_ns > took)
+		if (!err && r.ops->calibrate_by_wall && unkept.wall_ns > took)
 			took = unkept.wall_ns;
 		if (err || took >= cfg->min_ms * 1000000ULL)
 			break;

@@ -26,6 +26,7 @@ int zf_fault_mode_parse(const char *s, enum zf_fault_mode *fault);
 enum zf_workload {
 	ZF_WORKLOAD_USEMEM,		/* usemem --readonly: every task one long region */
 	ZF_WORKLOAD_LIFECYCLE,		/* waves of short lives, each an mm of its own */
+	ZF_WORKLOAD_ZEROOUT,		/* mm-less users zeroing storage (hzfbench zeroout) */
 };
 
 struct zf_run_config {
@@ -44,7 +45,8 @@ struct zf_run_config {
 	const struct zf_perf_list *events;	/* perf events each task counts; NULL: none */
 	bool profile;			/* sample where the time goes (get/put called out of line) */
 	unsigned long shrink_hz;	/* the strategy's shrinker scans this often; 0: never */
-	enum zf_workload workload;	/* lifecycle: each pass a life, all tasks in waves */
+	enum zf_workload workload;	/* its hooks: workload.h */
+	const void *work;		/* the workload's own configuration (zeroout's requests) */
 	unsigned long watchdog_ms;	/* a task silent this long fails the run; 0: never */
 	int sched_policy, sched_priority;	/* each task's; policy -1: as inherited */
 };
@@ -55,7 +57,9 @@ enum { ZF_PHASE_FAULT, ZF_PHASE_TEARDOWN, ZF_PHASES };
 struct zf_task_sample {
 	uint64_t fault_ns;
 	uint64_t teardown_ns;
-	uint64_t faults;
+	uint64_t faults;		/* the workload's units: faults, zeroout's requests */
+	/* zeroout: what its requests held and wrote */
+	uint64_t segments, bytes, write_calls;
 	/* kernel faults only: what the kernel says this task did */
 	uint64_t minflt;		/* page faults in the fault phases */
 	uint64_t rss_growth_kb;		/* Anonymous growth while the region was mapped */

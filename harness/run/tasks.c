@@ -90,27 +90,6 @@ static int task_fail(struct zf_task_slot *slot, const char *why)
 	return -1;
 }
 
-/*
- * Anonymous and AnonHugePages of this process now (not Rss: in a thread
- * mm, the others' first runs of code page in megabytes of the program's
- * files); false when they cannot be read
- */
-static bool read_anon(uint64_t *anon_kb, uint64_t *anon_huge_kb)
-{
-	char text[4096];
-
-	return !zf_read_file("/proc/self/smaps_rollup", text, sizeof(text)) &&
-	       !zf_smaps_rollup(text, anon_kb, anon_huge_kb);
-}
-
-static uint64_t minflt_now(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_THREAD, &ru);
-	return ru.ru_minflt;
-}
-
 /* what the scheduler did to this task: CPU time, involuntary switches, migrations */
 struct sched_mark {
 	uint64_t wall_ns, cpu_ns, nivcsw;
@@ -150,16 +129,7 @@ static void sched_mark(struct sched_mark *m, bool end)
 	}
 }
 
-/* the task's counters, their last reading, and its sampler (--profile) */
-struct task_perf {
-	struct zf_perf_task pt;
-	struct zf_perf_value last[ZF_PERF_MAX_EVENTS];
-	struct zf_sampler smp;
-	bool sampling;
-};
-
-/* the counts since the last reading, added to phase */
-static void perf_mark(struct task_perf *tp, struct zf_task_sample *sample, int phase)
+void zf_task_perf_mark(struct zf_task_perf *tp, struct zf_task_sample *sample, int phase)
 {
 	struct zf_perf_value now[ZF_PERF_MAX_EVENTS];
 	size_t i;
@@ -174,111 +144,6 @@ static void perf_mark(struct task_perf *tp, struct zf_task_sample *sample, int p
 		}
 		tp->last[i] = now[i];
 	}
-}
-
-/* the zap of the page table: put() inlined, or called out of line for --profile */
-static void zap_pass(struct zf_runner *r, struct zf_pass *pass)
-{
-	const struct zf_strategy *s = r->cfg->strategy;
-
-	if (r->cfg->profile)
-		zf_profiled_zap_pass(pass, s->put);
-	else
-		s->zap_pass(pass);
-}
-
-/*
- * One pass on real faults: map a fresh region, read it (timed, and the page
- * faults counted), look at RSS once per repetition while it is mapped
- * (untimed), then zap and munmap (timed).
- */
-static int kernel_pass(struct zf_runner *r, struct zf_pass *pass, struct zf_task_sample *sample,
-		       struct task_perf *tp, bool look, uint64_t anon_base_kb, uint64_t huge_base_kb)
-{
-	const struct zf_strategy *s = r->cfg->strategy;
-	uint64_t t0, t1, t2, flt, anon_kb, huge_kb, k0, k1;
-	int err = zf_region_map(pass, r->cfg->faults_per_pass * r->cfg->step);
-	double ns_per_tick;
-
-	if (err)
-		return err;
-	pass->get_ticks = pass->empty_ticks = 0;
-	pass->timed_gets = pass->timed_empties = 0;
-	flt = minflt_now();
-	perf_mark(tp, sample, -1);
-	t0 = zf_now_ns();
-	k0 = zf_tick();
-	if (r->cfg->profile)
-		zf_profiled_kernel_fault_pass(pass, s->get);
-	else
-		s->kernel_fault_pass(pass);
-	k1 = zf_tick();
-	t1 = zf_now_ns();
-	perf_mark(tp, sample, ZF_PHASE_FAULT);
-	sample->fault_ns += t1 - t0;
-	sample->minflt += minflt_now() - flt;
-	/* the tick's unit, from the monotonic clock over this very fault phase */
-	ns_per_tick = k1 > k0 ? (double)(t1 - t0) / (k1 - k0) : 0;
-	sample->get_ns += pass->get_ticks * ns_per_tick;
-	sample->empty_ns += pass->empty_ticks * ns_per_tick;
-	sample->timed_gets += pass->timed_gets;
-	sample->timed_empties += pass->timed_empties;
-	if (look && read_anon(&anon_kb, &huge_kb)) {
-		if (anon_kb > anon_base_kb && anon_kb - anon_base_kb > sample->rss_growth_kb)
-			sample->rss_growth_kb = anon_kb - anon_base_kb;
-		/*
-		 * growth, as Anonymous's: a thread's stack or an arena that THP
-		 * (enabled=always) backed with a huge page before is no fault's
-		 */
-		if (huge_kb > huge_base_kb && huge_kb - huge_base_kb > sample->anon_huge_kb)
-			sample->anon_huge_kb = huge_kb - huge_base_kb;
-	}
-	perf_mark(tp, sample, -1);	/* nor counted */
-	t1 = zf_now_ns();		/* the look is not timed */
-	zap_pass(r, pass);
-	err = zf_region_unmap(pass);
-	if (r->cfg->kind == ZF_TASK_PROCESS)
-		zf_mm_exit(s, pass->zs, pass->mm, pass->st);
-	t2 = zf_now_ns();
-	perf_mark(tp, sample, ZF_PHASE_TEARDOWN);
-	sample->teardown_ns += t2 - t1;
-	return err;
-}
-
-/* one pass on emulated faults */
-static void emulated_pass(struct zf_runner *r, struct zf_pass *pass,
-			  struct zf_task_sample *sample, struct task_perf *tp)
-{
-	const struct zf_strategy *s = r->cfg->strategy;
-	uint64_t t0, t1, t2, k0, k1;
-	double ns_per_tick;
-
-	pass->get_ticks = pass->empty_ticks = 0;
-	pass->timed_gets = pass->timed_empties = 0;
-	perf_mark(tp, sample, -1);
-	t0 = zf_now_ns();
-	k0 = zf_tick();
-	if (r->cfg->profile)
-		zf_profiled_fault_pass(pass, s->get);
-	else
-		s->fault_pass(pass);
-	k1 = zf_tick();
-	t1 = zf_now_ns();
-	sample->fault_ns += t1 - t0;
-	/* --fault-ns above 0: the get timed on a sample inside the loop (usemem.h) */
-	ns_per_tick = k1 > k0 ? (double)(t1 - t0) / (k1 - k0) : 0;
-	sample->get_ns += pass->get_ticks * ns_per_tick;
-	sample->empty_ns += pass->empty_ticks * ns_per_tick;
-	sample->timed_gets += pass->timed_gets;
-	sample->timed_empties += pass->timed_empties;
-	perf_mark(tp, sample, ZF_PHASE_FAULT);
-	t1 = zf_now_ns();		/* the reading is not the teardown's */
-	zap_pass(r, pass);
-	if (r->cfg->kind == ZF_TASK_PROCESS)
-		zf_mm_exit(s, pass->zs, pass->mm, pass->st);
-	t2 = zf_now_ns();
-	perf_mark(tp, sample, ZF_PHASE_TEARDOWN);
-	sample->teardown_ns += t2 - t1;
 }
 
 /*
@@ -316,11 +181,16 @@ static void wave_barrier(struct zf_ctl *ctl, int ntasks)
 	}
 }
 
-/* where this task runs, and where its page table and mm are, read back from the kernel */
-static void numa_seen(const struct zf_runner *r, const struct zf_pass *pass,
-		      struct zf_numa_seen *seen)
+void zf_task_wave(struct zf_task *t)
 {
-	void *pages[2] = { pass->slots, pass->mm };
+	wave_barrier(t->r->ctl, t->r->cfg->plan->ntasks);
+}
+
+/* where this task runs, and where its own memory and mm are, read back from the kernel */
+static void numa_seen(const struct zf_task *t, struct zf_numa_seen *seen)
+{
+	const struct zf_runner *r = t->r;
+	void *pages[2] = { t->table, t->pass.mm };
 	int nodes[2];
 
 	seen->cpu = sched_getcpu();
@@ -332,39 +202,35 @@ static void numa_seen(const struct zf_runner *r, const struct zf_pass *pass,
 	seen->mm_node = nodes[1] >= 0 ? nodes[1] : -1;
 }
 
-/* one repetition: ctl->passes lifetimes of the task's region; -errno on failure */
-static int task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
-			  struct zf_task_slot *slot, struct task_perf *tp)
+/* one repetition: ctl->passes passes of the workload; -errno (with why) on failure */
+static int task_timed_rep(struct zf_task *t, char *why, size_t len)
 {
-	bool kernel = r->cfg->fault == ZF_FAULT_KERNEL;
+	struct zf_runner *r = t->r;
+	const struct zf_workload_ops *ops = r->ops;
+	struct zf_task_perf *tp = &t->tp;
 	struct zf_task_sample sample = { 0 };
-	uint64_t anon_base_kb = 0, huge_base_kb = 0;
 	unsigned long i, passes = r->ctl->passes;
 	struct sched_mark m0, m1;
 	int err = 0;
 
-	if (kernel)
-		read_anon(&anon_base_kb, &huge_base_kb);
+	t->sample = &sample;
+	if (ops->rep_start)
+		ops->rep_start(t);
 	zf_perf_start(&tp->pt);
 	if (tp->sampling)
 		zf_sampler_enable(&tp->smp, true);
-	numa_seen(r, pass, &sample.seen);
+	numa_seen(t, &sample.seen);
 	sched_mark(&m0, false);
 	for (i = 0; i < passes && !err; i++) {
-		/* process tasks: each pass is an mm lifetime (usemem -n) */
-		if (r->cfg->kind == ZF_TASK_PROCESS)
-			zf_mm_init(pass->mm);
-		if (r->cfg->workload == ZF_WORKLOAD_LIFECYCLE && i)
-			wave_barrier(r->ctl, r->cfg->plan->ntasks);
-		if (kernel)
-			err = kernel_pass(r, pass, &sample, tp, i + 1 == passes, anon_base_kb,
-					  huge_base_kb);
-		else
-			emulated_pass(r, pass, &sample, tp);
+		if (i && ops->between_passes)
+			ops->between_passes(t);
+		err = ops->pass(t, i + 1 == passes, why, len);
 		if (tp->sampling)	/* drained as it goes: the ring holds some thousands */
 			zf_sampler_drain(&tp->smp, &sample.prof);
-		atomic_fetch_add_explicit(&slot->beat, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&t->slot->beat, 1, memory_order_relaxed);
 	}
+	if (ops->rep_end)
+		ops->rep_end(t);
 	sched_mark(&m1, true);
 	sample.policy = sched_getscheduler(0);
 	sample.span_start_ns = m0.wall_ns;
@@ -378,7 +244,8 @@ static int task_timed_rep(struct zf_runner *r, struct zf_pass *pass,
 		zf_sampler_drain(&tp->smp, &sample.prof);
 	}
 	sample.faults = passes * r->cfg->faults_per_pass;
-	slot->sample = sample;
+	t->slot->sample = sample;
+	t->sample = NULL;
 	return err;
 }
 
@@ -386,16 +253,18 @@ static int task_main(struct zf_runner *r, int id)
 {
 	const struct zf_run_config *cfg = r->cfg;
 	struct zf_task_slot *slot = &r->slots[id];
-	size_t slots_len = cfg->faults_per_pass * sizeof(struct zf_folio *);
-	struct zf_pass pass = {
-		.zs = r->zs,
-		.mm = r->mm[cfg->kind == ZF_TASK_THREAD ? 0 : id],
-		.st = &slot->st,
-		.faults_per_pass = cfg->faults_per_pass,
-		.step = cfg->step,
-		.fault_iters = (unsigned long)(cfg->fault_ns * cfg->busy_iters_per_ns + 0.5),
+	struct zf_task t = {
+		.r = r,
+		.id = id,
+		.slot = slot,
+		.pass = {
+			.zs = r->zs,
+			.mm = r->mm[cfg->kind == ZF_TASK_THREAD ? 0 : id],
+			.st = &slot->st,
+		},
 	};
-	struct task_perf tp = { 0 };
+	struct zf_task_perf *tp = &t.tp;
+	bool made = false;
 	uint32_t seen = 0;
 	char why[160];
 	int err = 0;
@@ -403,16 +272,10 @@ static int task_main(struct zf_runner *r, int id)
 	if (cfg->plan->pu[id] >= 0 &&
 	    zf_topo_bind_self(r->topo, cfg->plan->pu[id], why, sizeof(why)))
 		err = task_fail(slot, why);
-	if (!err) {
-		pass.slots = zf_numa_alloc_placed(slots_len, cfg->plan->node[id], false,
-						  &slot->numa_moved);
-		if (!pass.slots) {
-			snprintf(why, sizeof(why), "page table of %zu bytes on node %d: %s", slots_len,
-				 cfg->plan->node[id], errno == EXDEV ?
-				 "the kernel put pages elsewhere and could not move them" :
-				 strerror(errno));
+	if (!err) {	/* bound: its memory on its node */
+		made = !r->ops->task_init(&t, why, sizeof(why));
+		if (!made)
 			err = task_fail(slot, why);
-		}
 	}
 	if (!err && cfg->sched_policy >= 0) {	/* --sched: this task alone, ending with it */
 		struct sched_param sp = { .sched_priority = cfg->sched_priority };
@@ -423,13 +286,13 @@ static int task_main(struct zf_runner *r, int id)
 		}
 	}
 	if (!err) {	/* on itself, bound: every count is this task's, on its PU */
-		zf_perf_open(&tp.pt, cfg->events);
-		memcpy(slot->perf_err, tp.pt.err, sizeof(slot->perf_err));
+		zf_perf_open(&tp->pt, cfg->events);
+		memcpy(slot->perf_err, tp->pt.err, sizeof(slot->perf_err));
 	}
 	if (!err && cfg->profile) {
-		slot->profile_err = -zf_sampler_open(&tp.smp, ZF_PROFILE_PERIOD_NS, __start_hzf_get,
+		slot->profile_err = -zf_sampler_open(&tp->smp, ZF_PROFILE_PERIOD_NS, __start_hzf_get,
 						     __stop_hzf_get, __start_hzf_put, __stop_hzf_put);
-		tp.sampling = !slot->profile_err;
+		tp->sampling = !slot->profile_err;
 	}
 	atomic_fetch_add(&r->ctl->ready, 1);
 	futex_wake(&r->ctl->ready);
@@ -444,25 +307,20 @@ static int task_main(struct zf_runner *r, int id)
 		seen = gen;
 		if (r->ctl->cmd == CMD_QUIT || atomic_load(&r->ctl->abort))
 			break;
-		if (!err && start_barrier(r->ctl, cfg->plan->ntasks)) {
-			int rep_err = task_timed_rep(r, &pass, slot, &tp);
-
-			if (rep_err) {
-				snprintf(why, sizeof(why), "region of %lu bytes: %s",
-					 cfg->faults_per_pass * cfg->step, strerror(-rep_err));
-				err = task_fail(slot, why);
-			}
-		}
+		if (!err && start_barrier(r->ctl, cfg->plan->ntasks) &&
+		    task_timed_rep(&t, why, sizeof(why)))
+			err = task_fail(slot, why);
 		atomic_fetch_add_explicit(&r->ctl->done, 1, memory_order_release);
 		futex_wake(&r->ctl->done);
 	}
-	slot->read_sum = pass.read_sum;
-	slot->fallbacks = pass.fallbacks;
+	slot->read_sum = t.pass.read_sum;
+	slot->fallbacks = t.pass.fallbacks;
 	slot->cpu_seen = sched_getcpu();
-	zf_perf_close(&tp.pt);
-	if (tp.sampling)
-		zf_sampler_close(&tp.smp);
-	zf_numa_free(pass.slots, slots_len);
+	zf_perf_close(&tp->pt);
+	if (tp->sampling)
+		zf_sampler_close(&tp->smp);
+	if (made && r->ops->task_fini)
+		r->ops->task_fini(&t);
 	return err;
 }
 

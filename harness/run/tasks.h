@@ -11,7 +11,9 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "../../bench/usemem.h"
 #include "runner.h"
+#include "workload.h"
 
 enum { CMD_RUN, CMD_QUIT };
 
@@ -46,6 +48,7 @@ struct zf_task_slot {
 
 struct zf_runner {
 	const struct zf_run_config *cfg;
+	const struct zf_workload_ops *ops;	/* cfg->workload's */
 	struct zf_topo *topo;
 	struct zf_ctl *ctl;
 	struct zf_task_slot *slots;
@@ -63,6 +66,33 @@ struct zf_runner {
 	bool stuck;			/* the watchdog fired: threads are not joined, nor
 					 * the memory they use freed, the process ends */
 };
+
+/* a task's perf counters, their last reading, and its sampler (--profile) */
+struct zf_task_perf {
+	struct zf_perf_task pt;
+	struct zf_perf_value last[ZF_PERF_MAX_EVENTS];
+	struct zf_sampler smp;
+	bool sampling;
+};
+
+/* one task, as its workload's hooks (workload.h) see it: on the task's own stack */
+struct zf_task {
+	struct zf_runner *r;
+	int id;
+	struct zf_task_slot *slot;
+	struct zf_pass pass;		/* the mm, the counts; usemem's page table */
+	void *table;			/* the task's own memory, on its node (numa_verify) */
+	size_t table_len;
+	struct zf_task_perf tp;
+	struct zf_task_sample *sample;	/* the repetition's, as it fills */
+	uint64_t anon_base_kb, huge_base_kb;	/* usemem on kernel faults: at the rep's start */
+	void *work;			/* the workload's own state, if it has any */
+};
+
+/* the counts since the last reading added to phase (-1: to none) */
+void zf_task_perf_mark(struct zf_task_perf *tp, struct zf_task_sample *sample, int phase);
+/* every task's next pass starts together (lifecycle's waves) */
+void zf_task_wave(struct zf_task *t);
 
 /* start every task: each binds itself and makes its page table, then waits */
 int zf_tasks_start(struct zf_runner *r, struct zf_run_result *res);

@@ -7,9 +7,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../bench/folio.h"
+
 struct zf_topo;
 
 int zf_zeroout_main(int argc, char **argv);
+
+#define ZF_ZEROOUT_DEPTH	4		/* requests in flight before the oldest completes */
+#define ZF_ZEROOUT_WARMUP	1		/* repetitions run first and not kept */
+#define ZF_ZEROOUT_PAGE		4096UL		/* a page segment */
+#define ZF_ZEROOUT_FOLIO	ZF_FOLIO_SIZE	/* a folio segment */
+
+/* what the tasks of --workload zeroout are given (zf_run_config's work) */
+struct zf_zeroout_work {
+	unsigned long seg, nseg;	/* a segment's bytes, segments a request */
+	int fd;				/* --sink file: the file; -1: the emulated sink */
+	uint64_t span;			/* --sink file: a task's stretch of it */
+	int stretches;			/* distinct stretches, the tasks' count or fewer */
+};
 
 /* what zeroout --plan plans (zoplan.c) */
 struct zf_zeroout_plan {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * zeroout --plan: how long hzfbench zeroout will take, before it runs. A
- * repetition lasts --min-ms, and each task ends it only when its request in
- * flight completes. Where a request takes longer than that (64 MiB a task
+ * zeroout --plan: how long hzfbench zeroout will take, before it runs. The
+ * runner calibrates a configuration's requests a task (passes) until a
+ * repetition lasts --min-ms, warms up, then runs the repetitions: each a
+ * whole number of requests. Where a request takes longer than that (64 MiB a task
  * written to a file, on a slow disk or under emulation: 46 s at 64 tasks in
  * a TCG guest) the request, not --min-ms, sets the time. So the plan times
  * one request of every task here, with the sink and segments the run will
@@ -20,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runner.h"
 #include "topo.h"
 #include "zeroout.h"
 
@@ -100,6 +102,26 @@ static double at(const long *count, const double *secs, size_t m, long n)
 	return secs[m - 1];	/* above this machine's PUs: each task brings its own CPU */
 }
 
+/*
+ * A configuration's seconds where a request takes req: the runner's
+ * calibration (zf_next_passes(), from one request a task until a repetition
+ * lasts min_ms), its warm-up and its repetitions, each of the passes found
+ */
+static double config_s(double req, unsigned long min_ms, unsigned long reps)
+{
+	unsigned long passes = 1;
+	double rep = req, calibrate = req;
+
+	if (req <= 0)	/* too short to time: min_ms a repetition */
+		return (reps + ZF_ZEROOUT_WARMUP + 1) * min_ms / 1e3;
+	while (rep < min_ms / 1e3) {
+		passes = zf_next_passes(passes, (uint64_t)(rep * 1e9), min_ms);
+		rep = passes * req;
+		calibrate += rep;
+	}
+	return calibrate + (ZF_ZEROOUT_WARMUP + reps) * rep;
+}
+
 int zf_zeroout_plan(struct zf_topo *topo, const struct zf_zeroout_plan *p)
 {
 	uint64_t bytes = p->zero_size < PROBE_BYTES ? p->zero_size : PROBE_BYTES;
@@ -170,14 +192,10 @@ int zf_zeroout_plan(struct zf_topo *topo, const struct zf_zeroout_plan *p)
 		printf("plan: above %ld tasks (the PUs here) a request takes as long as at %ld: "
 		       "each task its own CPU and share of the bandwidth\n", count[m - 1],
 		       count[m - 1]);
-	/* a repetition: requests until min_ms has passed, the last one finished */
 	for (g = 0; g < p->nsegments; g++)
-		for (i = 0; i < p->ntasks; i++) {
-			double req = at(count, &secs[g * m], m, p->tasks[i]), min = p->min_ms / 1e3;
-			double rep = req > 0 ? ceil(min / req) * req : min;
-
-			total += p->nstrategies * (p->reps * (rep > min ? rep : min) + START_MS / 1e3);
-		}
+		for (i = 0; i < p->ntasks; i++)
+			total += p->nstrategies * (config_s(at(count, &secs[g * m], m, p->tasks[i]),
+							    p->min_ms, p->reps) + START_MS / 1e3);
 	{
 		long t = (long)(total + 0.5);
 

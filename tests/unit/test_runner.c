@@ -208,6 +208,78 @@ TEST(zeroout_file_stays_within_its_budget_at_any_task_count)
 }
 
 /*
+ * zeroout through the runner: every task's requests counted, each folio
+ * pinned for a request released by the repetition's end (the strategies'
+ * invariants hold), the file sink's bytes written where the stretches are
+ */
+TEST(zeroout_requests_run_through_the_runner_and_release_every_pin)
+{
+	static const char *const names[] = { "global", "mmflag", "percpu", "persistent" };
+	struct zf_zeroout_work work = { .seg = ZF_ZEROOUT_FOLIO, .nseg = 3, .fd = -1 }, to_file;
+	struct zf_run_config cfg = {
+		.kind = ZF_TASK_THREAD,
+		.workload = ZF_WORKLOAD_ZEROOUT,
+		.work = &work,
+		.faults_per_pass = 1,
+		.passes = 11,		/* not a multiple of the depth: requests in flight at the end */
+		.reps = 2,
+		.warmup = 1,
+		.counter_node = -1,
+		.watchdog_ms = 60000,
+		.sched_policy = -1,
+	};
+	struct zf_run_result res;
+	struct zf_topo topo;
+	struct zf_plan plan;
+	char why[256];
+	unsigned int k, r;
+	int i, ntasks, err, stretches;
+	uint64_t span;
+	FILE *file;
+
+	unsetenv("HWLOC_SYNTHETIC");
+	ASSERT_EQ(zf_topo_open(&topo, NULL, why, sizeof(why)), 0);
+	ntasks = topo.pus >= 2 ? 2 : 1;
+	ASSERT_EQ(zf_plan_make(&topo, "compact", ntasks, &plan, why, sizeof(why)), 0);
+	cfg.plan = &plan;
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		cfg.strategy = zf_strategy_find(names[k]);
+		err = zf_run(&cfg, &topo, &res);
+		if (err)
+			fprintf(stderr, "  %s: %s\n", names[k], res.error);
+		EXPECT_EQ(err, 0);
+		EXPECT_EQ(res.reps, 2);
+		for (r = 0; r < res.reps; r++)
+			for (i = 0; i < ntasks; i++) {
+				const struct zf_task_sample *t = &res.samples[r * ntasks + i];
+
+				EXPECT_EQ(t->faults, 11);
+				EXPECT_EQ(t->segments, 11 * 3);
+				EXPECT_EQ(t->bytes, 11UL * 3 * ZF_ZEROOUT_FOLIO);
+				EXPECT_EQ(t->write_calls, 0);
+				EXPECT_TRUE(t->fault_ns > 0);
+			}
+		zf_run_result_free(&res);
+	}
+	/* the page sink to a file: one pwritev() a request of 3 segments */
+	span = zf_zeroout_span(1 << 20, ntasks, 3 * ZF_ZEROOUT_PAGE, &stretches);
+	file = tmpfile();
+	ASSERT_TRUE(file != NULL);
+	to_file = (struct zf_zeroout_work){ .seg = ZF_ZEROOUT_PAGE, .nseg = 3,
+					    .fd = fileno(file), .span = span, .stretches = stretches };
+	cfg.work = &to_file;
+	cfg.strategy = &zf_strategy_global;
+	err = zf_run(&cfg, &topo, &res);
+	EXPECT_EQ(err, 0);
+	for (i = 0; !err && i < ntasks; i++)
+		EXPECT_EQ(res.samples[i].write_calls, 11);
+	zf_run_result_free(&res);
+	fclose(file);
+	zf_plan_free(&plan);
+	zf_topo_close(&topo);
+}
+
+/*
  * On a steady counter the busy work is a deadline: a call of n ticks never
  * ends before n ticks have passed, however fast the core runs, and ends soon
  * after (a few reads of the counter, a preemption aside: the median of 21)
