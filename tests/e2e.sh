@@ -491,8 +491,10 @@ if $bin sweep --workload zeroout --tasks 2 --reps 2 --min-ms 30 --out "$zo" >"$t
 	[ "$(zcol "$zo" segments_per_request global folio)" = 32 ] &&
 	[ "$(zcol "$zo" passes global folio)" -gt 0 ] && [ -n "$(zcol "$zo" overlap percpu page)" ] &&
 	[ -n "$(zcol "$zo" concurrency_check persistent folio)" ] &&
+	grep -qE '"warmup": 1,?$' "$zo/meta.json" &&
 	$bin zeroout --sink file --strategies persistent,mmflag --zero-size 4M --tasks 1 --reps 2 \
-		--min-ms 30 --out "$zo2" >>"$tmp/log" 2>&1 &&
+		--min-ms 30 --warmup 0 --out "$zo2" >>"$tmp/log" 2>&1 &&
+	grep -qE '"warmup": 0,?$' "$zo2/meta.json" &&
 	[ "$(zcol "$zo2" segments_per_request persistent page)" = 1024 ] &&
 	[ "$(zcol "$zo2" write_calls persistent page)" -ge "$(zcol "$zo2" requests persistent page)" ] &&
 	[ "$(zcol "$zo2" bytes mmflag folio)" -gt 0 ] && [ ! -e "$zo2/zeroout.dat" ] &&

@@ -39,7 +39,7 @@ static bool pins(const struct zf_strategy *s)
 struct zo_opts {
 	const char *strategies, *tasks, *placement, *segments, *sink, *out;
 	unsigned long long zero_size;
-	unsigned long reps, min_ms;
+	unsigned long reps, min_ms, warmup;
 	bool plan;
 };
 
@@ -101,6 +101,8 @@ static const struct zf_opt zo_table[] = {
 	  .def = "5", .help = "repetitions" },
 	{ .name = "min-ms", .kind = ZF_OPT_ULONG, FIELD(min_ms), .max = 3600000,
 	  .arg = "MS", .def = "200", .help = "each repetition's length" },
+	{ .name = "warmup", .kind = ZF_OPT_ULONG, FIELD(warmup), .max = 100000, .arg = "W",
+	  .def = "1", .help = "repetitions run first and not kept" },
 	{ .name = "out", .kind = ZF_OPT_STRING, .check = zf_out_check, FIELD(out), .arg = "DIR",
 	  .help = "results folder, new or empty (default results/<UTC time>-<host>)" },
 	/* run and sweep hand their --workload zeroout on; not listed */
@@ -208,7 +210,7 @@ static int run_config(struct zo_run *run, const struct zo_opts *o, unsigned long
 		.plan = &run->plan,
 		.faults_per_pass = 1,		/* a pass is one request */
 		.reps = reps,
-		.warmup = passes ? 0 : ZF_ZEROOUT_WARMUP,
+		.warmup = passes ? 0 : o->warmup,
 		.min_ms = run->min_ms,
 		.passes = passes,
 		.counter_node = -1,
@@ -283,7 +285,7 @@ static int write_meta(const char *dir, const struct zo_opts *o, const struct zo_
 			       "direct", m->direct, "zero_size", (json_int_t)o->zero_size,
 			       "depth", ZF_ZEROOUT_DEPTH, "iov_max", IOV_MAX,
 			       "file_budget", (json_int_t)m->budget, "complete", complete,
-			       "warmup", ZF_ZEROOUT_WARMUP),
+			       "warmup", (int)o->warmup),
 		     JSON_INDENT(2), &meta);
 	zf_buf_printf(&meta, "\n");
 	ret = zf_buf_write(dir, "meta.json", &meta, "zeroout") ? 1 : 0;
@@ -420,6 +422,7 @@ int zf_zeroout_main(int argc, char **argv)
 		struct zf_zeroout_plan in = {
 			.strategy = snames[0], .nstrategies = ns, .segments = gnames, .nsegments = ng,
 			.tasks = tasks, .ntasks = nt, .reps = o.reps, .min_ms = o.min_ms,
+			.warmup = o.warmup,
 			.zero_size = o.zero_size, .file = !strcmp(o.sink, "file"), .out = o.out,
 		};
 

@@ -14,7 +14,6 @@ struct zf_topo;
 int zf_zeroout_main(int argc, char **argv);
 
 #define ZF_ZEROOUT_DEPTH	4		/* requests in flight before the oldest completes */
-#define ZF_ZEROOUT_WARMUP	1		/* repetitions run first and not kept */
 #define ZF_ZEROOUT_PAGE		4096UL		/* a page segment */
 #define ZF_ZEROOUT_FOLIO	ZF_FOLIO_SIZE	/* a folio segment */
 
@@ -34,7 +33,7 @@ struct zf_zeroout_plan {
 	size_t nsegments;
 	const long *tasks;
 	size_t ntasks;
-	unsigned long reps, min_ms;
+	unsigned long reps, min_ms, warmup;
 	uint64_t zero_size;
 	bool file;			/* --sink file */
 	const char *out;		/* --out, NULL: results/ */

@@ -107,19 +107,20 @@ static double at(const long *count, const double *secs, size_t m, long n)
  * calibration (zf_next_passes(), from one request a task until a repetition
  * lasts min_ms), its warm-up and its repetitions, each of the passes found
  */
-static double config_s(double req, unsigned long min_ms, unsigned long reps)
+static double config_s(double req, unsigned long min_ms, unsigned long reps,
+		       unsigned long warmup)
 {
 	unsigned long passes = 1;
 	double rep = req, calibrate = req;
 
 	if (req <= 0)	/* too short to time: min_ms a repetition */
-		return (reps + ZF_ZEROOUT_WARMUP + 1) * min_ms / 1e3;
+		return (reps + warmup + 1) * min_ms / 1e3;
 	while (rep < min_ms / 1e3) {
 		passes = zf_next_passes(passes, (uint64_t)(rep * 1e9), min_ms);
 		rep = passes * req;
 		calibrate += rep;
 	}
-	return calibrate + (ZF_ZEROOUT_WARMUP + reps) * rep;
+	return calibrate + (warmup + reps) * rep;
 }
 
 int zf_zeroout_plan(struct zf_topo *topo, const struct zf_zeroout_plan *p)
@@ -195,7 +196,8 @@ int zf_zeroout_plan(struct zf_topo *topo, const struct zf_zeroout_plan *p)
 	for (g = 0; g < p->nsegments; g++)
 		for (i = 0; i < p->ntasks; i++)
 			total += p->nstrategies * (config_s(at(count, &secs[g * m], m, p->tasks[i]),
-							    p->min_ms, p->reps) + START_MS / 1e3);
+							    p->min_ms, p->reps, p->warmup) +
+					       START_MS / 1e3);
 	{
 		long t = (long)(total + 0.5);
 

@@ -314,6 +314,7 @@ bad "--tasks: 0: too small" zeroout --tasks 0
 bad "--strategies: native: serves no user without an mm" zeroout --strategies native
 bad "--reps: 0: too small" zeroout --reps 0
 bad "--min-ms: x: not a number" zeroout --min-ms x
+bad "--warmup: 100001: too large" zeroout --warmup 100001
 bad "--placement: bogus: not a placement" zeroout --placement bogus
 bad "--segments: huge: not a segment (page, folio)" zeroout --segments page,huge
 bad "--strategies: bogus: not a strategy" zeroout --strategies bogus
