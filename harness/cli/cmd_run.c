@@ -285,27 +285,23 @@ int zf_sweep_or_run(int argc, char **argv, bool single, int meta_argc, char **me
  * which run's table does not hold and would refuse wherever they stand, so
  * the whole command line goes to it; it runs through the same runner
  */
-static bool wants_zeroout(int argc, char **argv)
+static bool wants_zeroout(const struct zf_opt_set *set, int argc, char **argv)
 {
-	int i;
+	const char *w = zf_opt_peek(set, argc, argv, "workload");
 
-	for (i = 1; i < argc; i++)
-		if ((!strcmp(argv[i], "--workload") && i + 1 < argc && !strcmp(argv[i + 1], "zeroout")) ||
-		    !strcmp(argv[i], "--workload=zeroout"))
-			return true;
-	return false;
+	return w && !strcmp(w, "zeroout");
 }
 
 int cmd_run(int argc, char **argv)
 {
-	if (wants_zeroout(argc, argv))
+	if (wants_zeroout(&zf_run_opts, argc, argv))
 		return zf_zeroout_main(argc, argv);
 	return zf_sweep_or_run(argc, argv, true, argc, argv, NULL, 0);
 }
 
 int cmd_sweep(int argc, char **argv)
 {
-	if (wants_zeroout(argc, argv))
+	if (wants_zeroout(&zf_sweep_opts, argc, argv))
 		return zf_zeroout_main(argc, argv);
 	return zf_sweep_or_run(argc, argv, false, argc, argv, NULL, 0);
 }

@@ -204,6 +204,28 @@ int zf_opt_parse(struct zf_opt_set *set, int argc, char **argv, void *opts)
 	return err;
 }
 
+const char *zf_opt_peek(const struct zf_opt_set *set, int argc, char **argv, const char *name)
+{
+	struct option *lo = long_options(set);
+	char **copy = calloc(argc + 1, sizeof(*copy));	/* getopt permutes what it reads */
+	const char *seen = NULL;
+	int c, idx;
+
+	if (lo && copy) {
+		memcpy(copy, argv, argc * sizeof(*copy));
+		optind = 1;
+		opterr = 0;
+		while ((c = getopt_long(argc, copy, ":", lo, &idx)) != -1)
+			if (c >= 256 && !strcmp(set->opts[idx].name, name) &&
+			    find(set, name) >= 0 && optarg)
+				seen = optarg;
+	}
+	optind = 1;
+	free(copy);
+	free(lo);
+	return seen;
+}
+
 void zf_opt_free(struct zf_opt_set *set)
 {
 	free(set->typed);

@@ -106,6 +106,14 @@ extern const struct zf_opt_set zf_detect_opts, zf_vm_opts, zf_usemem_opts;
 int zf_opt_parse(struct zf_opt_set *set, int argc, char **argv, void *opts);
 void zf_opt_free(struct zf_opt_set *set);
 
+/*
+ * Before parsing: the value argv gives the option of this name, as
+ * set->cmd's parse would take it (--name V, --name=V, an abbreviation), the
+ * last one typed; NULL where none. Options the table lacks are passed over,
+ * not refused: for choosing which table parses argv. argv is left as it is.
+ */
+const char *zf_opt_peek(const struct zf_opt_set *set, int argc, char **argv, const char *name);
+
 /* what was typed for the option of this name, or NULL where it was not */
 const char *zf_opt_typed(const struct zf_opt_set *set, const char *name);
 /* what was typed, else its default: the value an error names */

@@ -71,7 +71,7 @@ static int opt_workload(const char *opt, const char *arg, void *opts)
 	else if (!strcmp(arg, "lifecycle"))
 		o->sw.workload = ZF_WORKLOAD_LIFECYCLE;
 	else
-		return bad(opt, arg, "not a workload (usemem, lifecycle)");
+		return bad(opt, arg, "not a workload (usemem, lifecycle, zeroout)");
 	return 0;
 }
 

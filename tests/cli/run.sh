@@ -202,7 +202,7 @@ bad "--placement: node:99: no NUMA node 99" sweep --placements node:99
 bad "--placement: cpus:4000: no usable CPU 4000" run --placement cpus:4000
 bad "--fault-ns: 1e3: not a number" run --fault-ns 1e3
 bad "--shrink-hz: -1: not a number" run --shrink-hz -1
-bad "--workload: zeroes: not a workload (usemem, lifecycle)" run --workload zeroes
+bad "--workload: zeroes: not a workload (usemem, lifecycle, zeroout)" run --workload zeroes
 bad "--task-kind: thread: --workload lifecycle gives each life an mm of its own" run --workload lifecycle --task-kind thread
 bad "--faults-per-life: 8: needs --workload lifecycle" run --faults-per-life 8
 bad "--size: 1G: --workload lifecycle sizes each life by --faults-per-life" run --workload lifecycle --size 1G

@@ -173,6 +173,27 @@ TEST(opt_meta_from_the_table)
 	json_decref(m);
 }
 
+/* which table parses argv: a value peeked as the parse would take it, others passed over */
+TEST(opt_peek_finds_a_value_before_the_parse)
+{
+	char *spaced[] = { "one", "--sink", "file", "--mo", "slow", "--count", "2", NULL };
+	char *glued[] = { "one", "--mode=odd", "--mode=fast", NULL };
+	char *none[] = { "one", "--count", "2", "x", NULL };
+	struct zf_opt_set one = { .opts = toy_table, .n = sizeof(toy_table) / sizeof(toy_table[0]),
+				  .cmd = "one", .cmd_bit = ONE, .usage = "" };
+	struct zf_opt_set two = one;
+	const char *v = zf_opt_peek(&one, 7, spaced, "mode");
+
+	EXPECT_TRUE(v && !strcmp(v, "slow"));
+	EXPECT_STREQ(spaced[1], "--sink");	/* argv as it was */
+	EXPECT_STREQ(spaced[2], "file");
+	v = zf_opt_peek(&one, 3, glued, "mode");
+	EXPECT_TRUE(v && !strcmp(v, "fast"));	/* the last, as the parse keeps */
+	EXPECT_TRUE(zf_opt_peek(&one, 4, none, "mode") == NULL);
+	two.cmd_bit = TWO;	/* two takes no --mode */
+	EXPECT_TRUE(zf_opt_peek(&two, 7, spaced, "mode") == NULL);
+}
+
 /* --nam matches name and names, one field: not ambiguous, and taken as name (two's) */
 TEST(opt_abbreviation_of_one_field_is_not_ambiguous)
 {
