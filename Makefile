@@ -200,19 +200,20 @@ COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 
 # the man page and bash completion, made from the option tables, as the
 # docs' option tables are (make docs rewrites those; make test checks them)
-$(B)/hzfbench.1: $(B)/hzfbench
-	$< help --man >$@
+$(B)/man/hzfbench.1: $(B)/hzfbench
+	@mkdir -p $(dir $@)
+	$< help --man-dir $(dir $@)
 $(B)/hzfbench.bash: $(B)/hzfbench
 	$< help --completion >$@
 docs: $(B)/hzfbench
 	tools/docs-options.sh $<
 
-install: build/hzfbench build/hzfbench.1 build/hzfbench.bash
+install: build/hzfbench build/man/hzfbench.1 build/hzfbench.bash
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/plots $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 build/hzfbench $(DESTDIR)$(BINDIR)/hzfbench
 	install -m 644 plots/*.gp $(DESTDIR)$(DATADIR)/plots/
-	install -m 644 build/hzfbench.1 $(DESTDIR)$(MANDIR)/man1/hzfbench.1
+	install -m 644 build/man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 build/hzfbench.bash $(DESTDIR)$(COMPLETIONDIR)/hzfbench
 
 # the benchmarks, by hand (README): the main job, the harness against a

@@ -24,16 +24,16 @@ fi
 # --- what the tarball holds ---
 tar -tzf "$name.tar.gz" | sed 's,/$,,' | sort >"$tmp/list"
 want=(bin/hzfbench lib/libhwloc.so.15 lib/libnuma.so.1 lib/libz.so.1 lib/libjansson.so.4 run.sh README.md BUNDLE
-	tools/perf-wrap.sh share/man/man1/hzfbench.1 share/bash-completion/completions/hzfbench)
+	tools/perf-wrap.sh share/man/man1/hzfbench.1 share/man/man1/hzfbench-run.1 share/bash-completion/completions/hzfbench)
 for f in plots/*.gp docs/*.md; do want+=("$f"); done
 missing=()
 for f in "${want[@]}"; do grep -qx "$name/$f" "$tmp/list" || missing+=("$f"); done
 # glibc's libraries stay the machine's; no source, no Makefile
 extra=$(grep -E "^$name/lib/(libc|libm|libpthread|libdl|librt|ld-linux)[.-]|\.c$|/Makefile$" "$tmp/list")
 if [ "${#missing[@]}" -eq 0 ] && [ -z "$extra" ] && ! grep -qv "^$name\(/\|$\)" "$tmp/list"; then
-	ok "the tarball holds one folder: the binary, its libraries but glibc's, plots/*.gp, run.sh, README.md, docs/, the man page and completion"
+	ok "the tarball holds one folder: the binary, its libraries but glibc's, plots/*.gp, run.sh, README.md, docs/, the man pages and completion"
 else
-	fail "the tarball holds one folder: the binary, its libraries but glibc's, plots/*.gp, run.sh, README.md, docs/, the man page and completion" \
+	fail "the tarball holds one folder: the binary, its libraries but glibc's, plots/*.gp, run.sh, README.md, docs/, the man pages and completion" \
 		"missing: ${missing[*]}" "not wanted: $extra"
 fi
 

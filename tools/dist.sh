@@ -5,7 +5,7 @@
 # hzfbench-VERSION-ARCH) holding that one folder: bin/hzfbench (BINARY, linked
 # with an rpath of $ORIGIN/../lib), lib/ with every library of its DT_NEEDED
 # closure but glibc's, plots/*.gp, run.sh, README.md and docs/, tools/perf-wrap.sh (what
-# run.sh --perf-record calls), share/ with the man page and bash completion, and BUNDLE, the marker by which run.sh knows it
+# run.sh --perf-record calls), share/ with the man pages and bash completion, and BUNDLE, the marker by which run.sh knows it
 # runs from a bundle, which also says what the bundle needs of the machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +22,7 @@ install -m 755 run.sh "$stage/"
 install -m 755 tools/perf-wrap.sh "$stage/tools/"
 # the man page and bash completion, made by the binary from its option tables
 mkdir -p "$stage/share/man/man1" "$stage/share/bash-completion/completions"
-"$bin" help --man >"$stage/share/man/man1/hzfbench.1"
+"$bin" help --man-dir "$stage/share/man/man1"
 "$bin" help --completion >"$stage/share/bash-completion/completions/hzfbench"
 
 # glibc's own libraries: every Linux machine has them, matched to its loader

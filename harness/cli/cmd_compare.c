@@ -89,7 +89,8 @@ static const struct zf_opt compare_table[] = {
 	{ .name = "normalize", CUSTOM(opt_normalize), .cmds = 1, FIELD(normalize), .arg = "S",
 	  .help = "compare each repetition over the same repetition of strategy S in its "
 	  "configuration (a ratio: what a CI on other machines can hold against a committed "
-	  "baseline)" },
+	  "baseline)",
+	  .complete = ZF_COMPLETE_STRATEGY },
 	{ .name = "ungated", CUSTOM(opt_ungated), .cmds = 1, FIELD(ungated), .arg = "PATTERN",
 	  .help = "test and show the configurations whose key matches, but never fail on them "
 	  "(verdict regressed-ungated): fields in key order, strategy,fault,task_kind,tasks,..., "

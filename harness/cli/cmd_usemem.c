@@ -83,7 +83,8 @@ static const struct zf_opt usemem_table[] = {
 	  .help = "taken and ignored: the region is anonymous anyway" },
 	{ .name = "strategy", .kind = ZF_OPT_CUSTOM, .parse = opt_run, .cmds = 1, .arg = "S",
 	  .help = "native (the running kernel alone, default), or an emulated strategy taken "
-	  "beside each real fault" },
+	  "beside each real fault",
+	  .complete = ZF_COMPLETE_STRATEGY },
 	RUN("placement", "P"), RUN("reps", "R"), RUN("warmup", "W"), RUN("min-ms", "MS"),
 	RUN("set-thp", "MODE"), RUN("events", "LIST"), RUN("out", "DIR"),
 	{ .name = "profile", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(profile),

@@ -5,19 +5,22 @@
  * ones in docs/, between markers that tools/docs-options.sh rewrites), a man
  * page, and bash completion.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../../bench/strategy.h"
 #include "cmd.h"
 #include "opt.h"
 
 static const char doc_usage[] =
 "usage: hzfbench help [SUBCOMMAND]\n"
 "       hzfbench help --markdown SUBCOMMAND\n"
-"       hzfbench help --man | --completion\n"
+"       hzfbench help --man [SUBCOMMAND] | --man-dir DIR | --completion\n"
 "  SUBCOMMAND's --help; its options as a Markdown table (docs/usage.md's);\n"
-"  the man page hzfbench(1) in roff; bash completion (source it, or put it in\n"
+"  a man page in roff, hzfbench(1) or hzfbench-SUBCOMMAND(1), or every one of\n"
+"  them written into DIR; bash completion (source it, or put it in\n"
 "  /etc/bash_completion.d/hzfbench). All from the option tables --help reads.\n";
 
 static const struct zf_cmd *find_cmd(const struct zf_cmd *cmds, const char *name)
@@ -115,54 +118,136 @@ static void roff_text(FILE *out, const char *s)
 	}
 }
 
-static void man(const struct zf_cmd *cmds, FILE *out)
+static void man_head(FILE *out, const char *name, const char *upper)
+{
+	fprintf(out, ".\\\" made by hzfbench help --man from its option tables: edit those\n"
+		".TH %s 1 \"\" \"hzfbench\" \"User Commands\"\n.ad l\n.SH NAME\n%s \\- ", upper,
+		name);
+}
+
+/* hzfbench(1): what it is, the subcommands, and each one's page */
+static void man_main(const struct zf_cmd *cmds, FILE *out)
 {
 	const struct zf_cmd *c;
-	char left[64];
-	long i;
+	bool first = true;
 
-	fprintf(out, ".\\\" made by hzfbench help --man from its option tables: edit those\n"
-		".TH HZFBENCH 1 \"\" \"hzfbench\" \"User Commands\"\n.ad l\n"
-		".SH NAME\nhzfbench \\- what it costs many CPUs to share one page full of zeroes\n"
+	man_head(out, "hzfbench", "HZFBENCH");
+	fprintf(out, "what it costs many CPUs to share one page full of zeroes\n"
 		".SH SYNOPSIS\n.B hzfbench\n.I subcommand\n[\\fIoptions\\fR]\n"
 		".SH DESCRIPTION\nhzfbench times the read faults of untouched anonymous memory "
 		"that map the huge zero folio, against the three ways Linux has counted "
 		"references to it (global, mmflag, persistent), with tasks pinned across "
 		"NUMA nodes and perf counters per task.\n"
-		"Each subcommand takes \\fB\\-h\\fR, \\fB\\-\\-help\\fR.\n.SH SUBCOMMANDS\n");
+		"Each subcommand takes \\fB\\-h\\fR, \\fB\\-\\-help\\fR; those with options "
+		"have a page of their own.\n.SH SUBCOMMANDS\n");
 	for (c = cmds; c->name; c++) {
 		fprintf(out, ".TP\n.B %s\n", c->name);
 		roff_text(out, c->summary);
-		fputc('\n', out);
-	}
-	for (c = cmds; c->name; c++) {
-		const struct zf_opt_set *set = c->options;
-
-		if (!set)
-			continue;
-		fprintf(out, ".SH \"HZFBENCH %s\"\n.nf\n", c->name);
-		roff_text(out, set->usage);
-		fprintf(out, ".fi\n");
-		for (i = zf_opt_next_listed(set, -1); i >= 0; i = zf_opt_next_listed(set, i)) {
-			const struct zf_opt *o = &set->opts[i];
-
-			zf_opt_left(o, left, sizeof(left));
-			fprintf(out, ".TP\n.B ");
-			roff_text(out, left);
-			fputc('\n', out);
-			roff_text(out, o->help);
-			if (o->def) {
-				fputs(" (default ", out);
-				roff_text(out, o->def);
-				fputc(')', out);
-			}
-			fputc('\n', out);
-		}
+		fprintf(out, c->options ? " (\\fBhzfbench\\-%s\\fR(1))\n" : "\n", c->name);
 	}
 	fprintf(out, ".SH FILES\nA results folder: meta.json, samples.csv, tasks.csv, "
 		"summary.csv, counters.csv, perf.csv, timing.csv, strategies.csv, "
-		"topology.xml (docs/results.md).\n"
-		".SH SEE ALSO\n.BR perf (1),\n.BR hwloc-ls (1),\n.BR numactl (8)\n");
+		"topology.xml (docs/results.md).\n.SH SEE ALSO\n");
+	for (c = cmds; c->name; c++)
+		if (c->options) {
+			fprintf(out, "%s.BR hzfbench\\-%s (1)", first ? "" : ",\n", c->name);
+			first = false;
+		}
+	fprintf(out, ",\n.BR perf (1),\n.BR hwloc-ls (1),\n.BR numactl (8)\n");
+}
+
+/* hzfbench-CMD(1): its usage's first lines the synopsis, the rest the description */
+static void man_cmd(const struct zf_cmd *c, FILE *out)
+{
+	const struct zf_opt_set *set = c->options;
+	const char *p = set->usage, *nl;
+	char left[64], upper[64];
+	bool synopsis = true;
+	long i;
+	size_t k;
+
+	for (k = 0; c->name[k] && k + 10 < sizeof(upper); k++)
+		upper[k] = (char)(c->name[k] >= 'a' && c->name[k] <= 'z' ? c->name[k] - 32 :
+				  c->name[k]);
+	upper[k] = '\0';
+	snprintf(left, sizeof(left), "hzfbench-%s", c->name);
+	{
+		char title[80];
+
+		snprintf(title, sizeof(title), "HZFBENCH-%s", upper);
+		man_head(out, left, title);
+	}
+	roff_text(out, c->summary);
+	fprintf(out, "\n.SH SYNOPSIS\n.nf\n");
+	for (; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p) - 1;
+		if (synopsis && strncmp(p, "usage: ", 7) && strncmp(p, "       ", 7)) {
+			fprintf(out, ".fi\n.SH DESCRIPTION\n");
+			synopsis = false;
+		}
+		p += synopsis ? 7 : strspn(p, " ");
+		{
+			char line[256];
+
+			snprintf(line, sizeof(line), "%.*s", (int)(nl - p), p);
+			roff_text(out, line);
+		}
+		fputc('\n', out);
+	}
+	if (synopsis)
+		fprintf(out, ".fi\n");
+	fprintf(out, ".SH OPTIONS\n");
+	for (i = zf_opt_next_listed(set, -1); i >= 0; i = zf_opt_next_listed(set, i)) {
+		const struct zf_opt *o = &set->opts[i];
+
+		zf_opt_left(o, left, sizeof(left));
+		fprintf(out, ".TP\n.B ");
+		roff_text(out, left);
+		fputc('\n', out);
+		roff_text(out, o->help);
+		if (o->def) {
+			fputs(" (default ", out);
+			roff_text(out, o->def);
+			fputc(')', out);
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, ".SH SEE ALSO\n.BR hzfbench (1)\n");
+}
+
+/* one page into dir/name; c NULL: hzfbench(1). 0, or 1 said on stderr */
+static int man_file(const struct zf_cmd *cmds, const struct zf_cmd *c, const char *dir)
+{
+	char path[4096];
+	FILE *out;
+
+	snprintf(path, sizeof(path), "%s/hzfbench%s%s.1", dir, c ? "-" : "", c ? c->name : "");
+	out = fopen(path, "w");
+	if (out) {
+		if (c)
+			man_cmd(c, out);
+		else
+			man_main(cmds, out);
+	}
+	if (!out || fclose(out)) {
+		fprintf(stderr, "hzfbench: help: --man-dir: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* every page into dir: hzfbench.1, and hzfbench-CMD.1 for each CMD with options */
+static int man_dir(const struct zf_cmd *cmds, const char *dir)
+{
+	const struct zf_cmd *c;
+	int err = man_file(cmds, NULL, dir);
+
+	for (c = cmds; !err && c->name; c++)
+		if (c->options)
+			err = man_file(cmds, c, dir);
+	return err;
 }
 
 static void completion(const struct zf_cmd *cmds, FILE *out)
@@ -173,6 +258,15 @@ static void completion(const struct zf_cmd *cmds, FILE *out)
 
 	fprintf(out, "# bash completion for hzfbench, made by hzfbench help --completion from its\n"
 		"# option tables: . it, or put it in /etc/bash_completion.d/hzfbench\n"
+		"_hzfbench_words() {\n"
+		"\tCOMPREPLY=($(compgen -W \"$1\" -- \"$cur\"))\n"
+		"}\n"
+		"# a comma list: its last item completed, those before it kept\n"
+		"_hzfbench_words_list() {\n"
+		"\tlocal head=\n"
+		"\tcase $cur in *,*) head=${cur%%,*}, ;; esac\n"
+		"\tCOMPREPLY=($(compgen -P \"$head\" -W \"$1\" -- \"${cur##*,}\"))\n"
+		"}\n"
 		"_hzfbench() {\n"
 		"\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
 		"\tlocal opts= valued=\n"
@@ -205,12 +299,20 @@ static void completion(const struct zf_cmd *cmds, FILE *out)
 		for (i = zf_opt_next_listed(set, -1); i >= 0; i = zf_opt_next_listed(set, i)) {
 			const struct zf_opt *o = &set->opts[i];
 
+			if (o->complete != ZF_COMPLETE_KIND) {
+				fprintf(out, "\t\t--%s) _hzfbench_words%s \"", o->name,
+					o->complete == ZF_COMPLETE_STRATEGIES ? "_list" : "");
+				for (w = 0; zf_strategies[w]; w++)
+					fprintf(out, "%s%s", w ? " " : "", zf_strategies[w]->name);
+				fprintf(out, "\"; return ;;\n");
+				continue;
+			}
 			if (o->kind != ZF_OPT_WORD)
 				continue;
-			fprintf(out, "\t\t--%s) COMPREPLY=($(compgen -W \"", o->name);
+			fprintf(out, "\t\t--%s) _hzfbench_words \"", o->name);
 			for (w = 0; o->words[w]; w++)
 				fprintf(out, "%s%s", w ? " " : "", o->words[w]);
-			fprintf(out, "\" -- \"$cur\")); return ;;\n");
+			fprintf(out, "\"; return ;;\n");
 		}
 		fprintf(out, "\t\tesac\n\t\t;;\n");
 	}
@@ -231,24 +333,32 @@ int zf_doc_main(const struct zf_cmd *cmds, int argc, char **argv)
 {
 	const char *what = argc > 1 && argv[1][0] == '-' ? argv[1] : NULL;
 	const char *name = argv[what ? 2 : 1];
-	const struct zf_cmd *c = name ? find_cmd(cmds, name) : NULL;
-	int operands = argc - 1 - (what != NULL);
+	const struct zf_cmd *c = NULL;
 	char help[] = "--help", *args[] = { NULL, help, NULL };
+	int operands = argc - 1 - (what != NULL);
+	bool named = what && (!strcmp(what, "--markdown") || !strcmp(what, "--man"));
 
 	if (what && (!strcmp(what, "-h") || !strcmp(what, "--help"))) {
 		fputs(doc_usage, stdout);
 		return 0;
 	}
-	if (what && strcmp(what, "--markdown") && strcmp(what, "--man") &&
-	    strcmp(what, "--completion")) {
+	if (what && !named && strcmp(what, "--completion") && strcmp(what, "--man-dir")) {
 		fprintf(stderr, "hzfbench: help: %s: unknown option\n", what);
 		return 2;
 	}
-	if (name && !c) {
+	if (what && !strcmp(what, "--man-dir")) {
+		if (operands != 1) {
+			fprintf(stderr, "hzfbench: help: --man-dir: %s\n", operands ? "one folder" :
+				"which folder?");
+			return 2;
+		}
+		return man_dir(cmds, name);
+	}
+	if (name && !(c = find_cmd(cmds, name))) {
 		fprintf(stderr, "hzfbench: help: %s: not a subcommand (hzfbench --help)\n", name);
 		return 2;
 	}
-	if (operands > 1 || (what && strcmp(what, "--markdown") && operands)) {
+	if (operands > 1 || (what && !named && operands)) {
 		fprintf(stderr, "hzfbench: help: %s: unexpected argument\n", argv[argc - 1]);
 		return 2;
 	}
@@ -260,12 +370,12 @@ int zf_doc_main(const struct zf_cmd *cmds, int argc, char **argv)
 		args[0] = (char *)c->name;
 		return c->fn(2, args);
 	}
-	if (!strcmp(what, "--man")) {
-		man(cmds, stdout);
-		return 0;
-	}
 	if (!strcmp(what, "--completion")) {
 		completion(cmds, stdout);
+		return 0;
+	}
+	if (!strcmp(what, "--man") && !c) {
+		man_main(cmds, stdout);
 		return 0;
 	}
 	if (!c) {
@@ -273,9 +383,12 @@ int zf_doc_main(const struct zf_cmd *cmds, int argc, char **argv)
 		return 2;
 	}
 	if (!c->options) {
-		fprintf(stderr, "hzfbench: help: --markdown: %s: no options of its own\n", c->name);
+		fprintf(stderr, "hzfbench: help: %s: %s: no options of its own\n", what, c->name);
 		return 2;
 	}
-	markdown(c->options, stdout);
+	if (!strcmp(what, "--man"))
+		man_cmd(c, stdout);
+	else
+		markdown(c->options, stdout);
 	return 0;
 }

@@ -30,6 +30,13 @@ enum zf_opt_kind {
 	ZF_OPT_DEFAULTS,	/* --print-defaults: each default as --name=value */
 };
 
+/* what bash completion offers for an option's value (docgen.c) */
+enum zf_opt_complete {
+	ZF_COMPLETE_KIND,	/* a ZF_OPT_WORD's words; any other value: file names */
+	ZF_COMPLETE_STRATEGY,	/* a strategy's name */
+	ZF_COMPLETE_STRATEGIES,	/* a comma list of them */
+};
+
 /*
  * A custom option's parser: opt is the option as written ("--reps"), opts the
  * caller's options struct. 0, or 2 with the one-line error said (zf_bad_value).
@@ -59,6 +66,7 @@ struct zf_opt {
 	 */
 	const char *meta;
 	struct json_t *(*meta_json)(const void *opts);
+	enum zf_opt_complete complete;
 };
 
 /* a table's last entries: --print-defaults and -h, --help for the subcommands in c */

@@ -218,11 +218,13 @@ static const struct zf_opt opt_table[] = {
 	{ .name = "strategy", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_RUN, FIELD(strategies),
 	  .arg = "S", .def = "global", .help = "global, mmflag, persistent, percpu, or native "
 	  "(the running kernel alone, with --fault kernel)",
-	  META("strategies", meta_strategies) },
+	  META("strategies", meta_strategies),
+	  .complete = ZF_COMPLETE_STRATEGY },
 	{ .name = "strategies", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_SWEEP, FIELD(strategies),
 	  .arg = "LIST", .help = "strategies (default global,mmflag,persistent,percpu, and "
 	  "native for kernel faults)",
-	  META("strategies", meta_strategies) },
+	  META("strategies", meta_strategies),
+	  .complete = ZF_COMPLETE_STRATEGIES },
 	{ .name = "tasks", .kind = ZF_OPT_STRING, .cmds = ZF_CMD_RUN, FIELD(tasks), .arg = "N",
 	  .def = "1", .help = "tasks",
 	  META("tasks", meta_tasks) },

@@ -84,7 +84,8 @@ static const char zeroout_usage[] =
 
 static const struct zf_opt zo_table[] = {
 	{ .name = "strategies", .kind = ZF_OPT_STRING, FIELD(strategies), .arg = "LIST",
-	  .def = "global,mmflag,persistent,percpu", .help = "global, mmflag, persistent, percpu" },
+	  .def = "global,mmflag,persistent,percpu", .help = "global, mmflag, persistent, percpu",
+	  .complete = ZF_COMPLETE_STRATEGIES },
 	{ .name = "segments", .kind = ZF_OPT_STRING, FIELD(segments), .arg = "LIST",
 	  .def = "page,folio",
 	  .help = "page (ZERO_PAGE, 4 KiB), folio (largest_zero_folio, 2 MiB)" },

@@ -86,22 +86,35 @@ if tools/docs-options.sh --check "$bin" 2>"$tmp/docs-err"; then
 else
 	fail "docs/ option tables are hzfbench help --markdown's (make docs)" "$(head -8 "$tmp/docs-err")"
 fi
-# the man page: roff groff reads without a warning, naming every option --help lists
-"$bin" help --man >"$tmp/hzfbench.1"
-awk '/^\.SH "HZFBENCH / { c = $3; sub(/"$/, "", c) }
-	/^\.B / && c { gsub(/\\-/, "-"); n = split(substr($0, 4), w, /[ ,]+/)
-		for (i = 1; i <= n; i++) if (w[i] ~ /^--/) print c " " w[i] }' \
-	"$tmp/hzfbench.1" | sort -u >"$tmp/man-options"
+# the man pages: hzfbench(1) and one a subcommand with options, which groff
+# reads without a warning and man renders, each naming every option --help lists
+mkdir -p "$tmp/man"
+"$bin" help --man-dir "$tmp/man"
+for page in "$tmp"/man/hzfbench-*.1; do
+	c=${page##*/hzfbench-}
+	awk -v c="${c%.1}" '/^\.B / { gsub(/\\-/, "-"); n = split(substr($0, 4), w, /[ ,]+/)
+		for (i = 1; i <= n; i++) if (w[i] ~ /^--/) print c " " w[i] }' "$page"
+done | sort -u >"$tmp/man-options"
 missing=$(grep -v -- ' --print-defaults$' tests/data/help-options.txt | sort -u |
 	comm -23 - "$tmp/man-options" | tr '\n' ' ')
-if ! command -v groff >/dev/null; then
-	skip "man page: groff reads it" "groff not installed (groff-base)"
-elif groff -man -Tutf8 -ww -z "$tmp/hzfbench.1" 2>"$tmp/groff-err" && [ ! -s "$tmp/groff-err" ] &&
-	[ -z "$missing" ]; then
-	ok "man page: groff reads it without a warning, every --help option in it"
+unrendered=
+for page in "$tmp"/man/*.1; do
+	if command -v groff >/dev/null; then
+		groff -man -Tutf8 -ww -z "$page" 2>>"$tmp/groff-err"
+	fi
+	if command -v man >/dev/null; then
+		MANWIDTH=80 man -l "$page" 2>/dev/null | grep -q '^NAME' || unrendered="$unrendered ${page##*/}"
+	fi
+done
+pages=$(find "$tmp/man" -name '*.1' | wc -l)
+if ! command -v groff >/dev/null || ! command -v man >/dev/null; then
+	skip "man pages: groff and man read them" "groff or man not installed (groff-base, man-db)"
+elif [ ! -s "$tmp/groff-err" ] && [ -z "$missing$unrendered" ] && [ "$pages" -ge 12 ] &&
+	grep -q '^\.BR hzfbench\\-vm (1)' "$tmp/man/hzfbench.1"; then
+	ok "man pages: hzfbench(1) and $((pages - 1)) subcommands', no groff warning, man renders each, every --help option in its page"
 else
-	fail "man page: groff reads it without a warning, every --help option in it" \
-		"$(head -3 "$tmp/groff-err")" "missing:${missing:- none}"
+	fail "man pages: no groff warning, man renders each, every --help option in its page" \
+		"$(head -3 "$tmp/groff-err")" "missing:${missing:- none}" "unrendered:${unrendered:- none}" "pages: $pages"
 fi
 # bash completion: the subcommands, each one's options, a word option's words
 "$bin" help --completion >"$tmp/completion.bash"
@@ -113,11 +126,14 @@ if bash -n "$tmp/completion.bash" &&
 	[ "$(complete_words hzfbench vm --accel '')" = "$(printf 'auto\ntcg\nkvm')" ] &&
 	complete_words hzfbench swe | grep -qx sweep &&
 	[ "$(complete_words hzfbench compare --thr)" = --threshold ] &&
+	[ "$(complete_words hzfbench sweep --strategies gl)" = global ] &&
+	[ "$(complete_words hzfbench sweep --strategies global,mm)" = global,mmflag ] &&
+	[ "$(complete_words hzfbench run --strategy na)" = native ] &&
 	[ "$(complete_words hzfbench usemem -- | sort | tr '\n' ' ')" = \
 		"$(grep '^usemem ' tests/data/help-options.txt | cut -d' ' -f2 | sort -u | tr '\n' ' ')" ]; then
-	ok "bash completion: subcommands, each one's --help options, --accel's words"
+	ok "bash completion: subcommands, each one's --help options, --accel's words, strategy lists"
 else
-	fail "bash completion: subcommands, each one's --help options, --accel's words" \
+	fail "bash completion: subcommands, each one's --help options, --accel's words, strategy lists" \
 		"$(complete_words hzfbench usemem -- | tr '\n' ' ')"
 fi
 # hzfbench help SUBCOMMAND is its --help; help's own errors are one line
