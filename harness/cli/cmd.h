@@ -42,7 +42,5 @@ unsigned long zf_tasks_cap(long pus);
 int zf_bad_tasks(const char *opt, const char *value, const char *why, unsigned long cap);
 int zf_sweep_or_run(int argc, char **argv, bool single, int meta_argc, char **meta_argv,
 		    char *dir, size_t dir_len);
-/* `SUBCOMMAND -h|--help` alone: usage printed, true */
-bool zf_asked_help(int argc, char **argv, const char *usage);
 
 #endif

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* history: a results folder appended to a CI history file. */
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "opt.h"
 #include "history.h"
 
 static const char history_usage[] =
@@ -15,13 +17,26 @@ static const char history_usage[] =
 "  the CI history FILE, made with a header when new. Appenders take an\n"
 "  exclusive lock on FILE, so that runs at once never interleave rows.\n";
 
+static const struct zf_opt history_table[] = {
+	ZF_OPT_HELP_ENTRY(1),
+};
+
+const struct zf_opt_set zf_history_opts = {
+	.opts = history_table, .n = 1, .cmd = "history", .cmd_bit = 1, .permute = true,
+	.operands = true, .usage = history_usage,
+};
+
 int cmd_history(int argc, char **argv)
 {
-	if (zf_asked_help(argc, argv, history_usage))
-		return 0;
-	if (argc != 3) {
+	struct zf_opt_set set = zf_history_opts;
+	int err = zf_opt_parse(&set, argc, argv, NULL);
+
+	zf_opt_free(&set);
+	if (err)
+		return err == ZF_OPT_DONE ? 0 : err;
+	if (argc - optind != 2) {
 		fprintf(stderr, "hzfbench: history: FILE and DIR are needed (hzfbench history --help)\n");
 		return 2;
 	}
-	return zf_history_append(argv[1], argv[2]);
+	return zf_history_append(argv[optind], argv[optind + 1]);
 }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* report: a results folder's charts and report.html. */
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "opt.h"
 #include "report.h"
 
 static const char report_usage[] =
@@ -16,14 +18,27 @@ static const char report_usage[] =
 "  The charts need gnuplot (Debian: gnuplot-nox); without it, one line says they\n"
 "  are skipped and report.html holds the tables. HZF_PLOTS names the scripts' folder.\n";
 
+static const struct zf_opt report_table[] = {
+	ZF_OPT_HELP_ENTRY(1),
+};
+
+const struct zf_opt_set zf_report_opts = {
+	.opts = report_table, .n = 1, .cmd = "report", .cmd_bit = 1, .permute = true,
+	.operands = true, .usage = report_usage,
+};
+
 int cmd_report(int argc, char **argv)
 {
-	if (zf_asked_help(argc, argv, report_usage))
-		return 0;
-	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "hzfbench: report: %s\n", argc < 2 ? "DIR missing (hzfbench report --help)" :
-			argc > 2 ? "one results folder at a time" : "not a folder name (hzfbench report --help)");
+	struct zf_opt_set set = zf_report_opts;
+	int err = zf_opt_parse(&set, argc, argv, NULL);
+
+	zf_opt_free(&set);
+	if (err)
+		return err == ZF_OPT_DONE ? 0 : err;
+	if (argc - optind != 1) {
+		fprintf(stderr, "hzfbench: report: %s\n", argc == optind ?
+			"DIR missing (hzfbench report --help)" : "one results folder at a time");
 		return 2;
 	}
-	return zf_report(argv[1]);
+	return zf_report(argv[optind]);
 }

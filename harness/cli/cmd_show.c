@@ -1,23 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /* show: a results folder's summary as a table. */
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "opt.h"
 #include "show.h"
+
+static const char show_usage[] =
+"usage: hzfbench show DIR\n"
+"  Print DIR/summary.csv as a table, with the contention ratios.\n";
+
+static const struct zf_opt show_table[] = {
+	ZF_OPT_HELP_ENTRY(1),
+};
+
+const struct zf_opt_set zf_show_opts = {
+	.opts = show_table, .n = 1, .cmd = "show", .cmd_bit = 1, .permute = true,
+	.operands = true, .usage = show_usage,
+};
 
 int cmd_show(int argc, char **argv)
 {
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: hzfbench show DIR\n"
-		       "  Print DIR/summary.csv as a table, with the contention ratios.\n");
-		return 0;
-	}
-	if (argc != 2) {
+	struct zf_opt_set set = zf_show_opts;
+	int err = zf_opt_parse(&set, argc, argv, NULL);
+
+	zf_opt_free(&set);
+	if (err)
+		return err == ZF_OPT_DONE ? 0 : err;
+	if (argc - optind != 1) {
 		fprintf(stderr, "hzfbench: show: needs one results folder\n");
 		return 2;
 	}
-	return zf_show(argv[1], stdout) ? 1 : 0;
+	return zf_show(argv[optind], stdout) ? 1 : 0;
 }

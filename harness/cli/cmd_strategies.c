@@ -7,15 +7,29 @@
 
 #include "../../bench/strategy.h"
 #include "cmd.h"
+#include "opt.h"
+
+static const char strategies_usage[] =
+"usage: hzfbench strategies\n"
+"  The strategies this hzfbench knows, one a line: its name and what it\n"
+"  models.\n";
+
+static const struct zf_opt strategies_table[] = {
+	ZF_OPT_HELP_ENTRY(1),
+};
+
+const struct zf_opt_set zf_strategies_opts =
+	ZF_OPT_SET_OF(strategies_table, "strategies", strategies_usage);
 
 int cmd_strategies(int argc, char **argv)
 {
 	const struct zf_strategy *const *s;
+	struct zf_opt_set set = zf_strategies_opts;
+	int err = zf_opt_parse(&set, argc, argv, NULL);
 
-	if (argc > 1 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")) {
-		fprintf(stderr, "hzfbench: strategies: %s: unexpected argument\n", argv[1]);
-		return 2;
-	}
+	zf_opt_free(&set);
+	if (err)
+		return err == ZF_OPT_DONE ? 0 : err;
 	for (s = zf_strategies; *s; s++)
 		printf("%-11s %s\n", (*s)->name, (*s)->summary);
 	return 0;

@@ -23,6 +23,17 @@ static const char doc_usage[] =
 "  them written into DIR; bash completion (source it, or put it in\n"
 "  /etc/bash_completion.d/hzfbench). All from the option tables --help reads.\n";
 
+/* options beyond -h, --help and --print-defaults, which every subcommand takes */
+static bool has_options(const struct zf_opt_set *set)
+{
+	long i;
+
+	for (i = zf_opt_next_listed(set, -1); i >= 0; i = zf_opt_next_listed(set, i))
+		if (set->opts[i].kind != ZF_OPT_HELP && set->opts[i].kind != ZF_OPT_DEFAULTS)
+			return true;
+	return false;
+}
+
 static const struct zf_cmd *find_cmd(const struct zf_cmd *cmds, const char *name)
 {
 	for (; cmds->name; cmds++)
@@ -138,8 +149,8 @@ static void man_main(const struct zf_cmd *cmds, FILE *out)
 		"that map the huge zero folio, against the three ways Linux has counted "
 		"references to it (global, mmflag, persistent), with tasks pinned across "
 		"NUMA nodes and perf counters per task.\n"
-		"Each subcommand takes \\fB\\-h\\fR, \\fB\\-\\-help\\fR; those with options "
-		"have a page of their own.\n.SH SUBCOMMANDS\n");
+		"Each subcommand takes \\fB\\-h\\fR, \\fB\\-\\-help\\fR and has a page "
+		"of its own.\n.SH SUBCOMMANDS\n");
 	for (c = cmds; c->name; c++) {
 		fprintf(out, ".TP\n.B %s\n", c->name);
 		roff_text(out, c->summary);
@@ -382,13 +393,14 @@ int zf_doc_main(const struct zf_cmd *cmds, int argc, char **argv)
 		fprintf(stderr, "hzfbench: help: --markdown: which subcommand's options?\n");
 		return 2;
 	}
-	if (!c->options) {
+	if (!strcmp(what, "--man") && c->options) {
+		man_cmd(c, stdout);
+		return 0;
+	}
+	if (!c->options || !has_options(c->options)) {
 		fprintf(stderr, "hzfbench: help: %s: %s: no options of its own\n", what, c->name);
 		return 2;
 	}
-	if (!strcmp(what, "--man"))
-		man_cmd(c, stdout);
-	else
-		markdown(c->options, stdout);
+	markdown(c->options, stdout);
 	return 0;
 }

@@ -101,7 +101,8 @@ struct zf_opt_set {
  */
 extern const struct zf_opt_set zf_run_opts, zf_sweep_opts, zf_topo_opts, zf_zeroout_opts;
 extern const struct zf_opt_set zf_model_opts, zf_c2c_opts, zf_doctor_opts, zf_compare_opts;
-extern const struct zf_opt_set zf_detect_opts, zf_vm_opts, zf_usemem_opts;
+extern const struct zf_opt_set zf_detect_opts, zf_vm_opts, zf_usemem_opts, zf_probe_opts;
+extern const struct zf_opt_set zf_show_opts, zf_report_opts, zf_history_opts, zf_strategies_opts;
 
 /* zf_opt_parse()'s answer when --help or --print-defaults was printed: exit 0 */
 #define ZF_OPT_DONE	(-1)
