@@ -249,14 +249,14 @@ static int man_file(const struct zf_cmd *cmds, const struct zf_cmd *c, const cha
 	return 0;
 }
 
-/* every page into dir: hzfbench.1, and hzfbench-CMD.1 for each CMD with options */
+/* every page into dir: hzfbench.1, and hzfbench-CMD.1 for each subcommand */
 static int man_dir(const struct zf_cmd *cmds, const char *dir)
 {
 	const struct zf_cmd *c;
 	int err = man_file(cmds, NULL, dir);
 
 	for (c = cmds; !err && c->name; c++)
-		if (c->options)
+		if (c->options)	/* every subcommand's, but one a caller's table lacks */
 			err = man_file(cmds, c, dir);
 	return err;
 }
