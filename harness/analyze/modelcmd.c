@@ -769,10 +769,8 @@ const struct zf_opt_set zf_model_opts = ZF_OPT_SET_OF(model_table, "model", mode
 /* 0, 2 (said) or ZF_OPT_DONE */
 static int parse_opts(int argc, char **argv, struct model_opts *o)
 {
-	struct zf_opt_set set = zf_model_opts;
-	int err = zf_opt_parse(&set, argc, argv, o);
+	int err = zf_opt_parse_only(&zf_model_opts, argc, argv, o);
 
-	zf_opt_free(&set);
 	if (err)
 		return err;
 	if (o->handoff && o->c2c)

@@ -99,19 +99,15 @@ static const struct zf_opt compare_table[] = {
 	{ .name = "help", .letter = 'h', .kind = ZF_OPT_HELP, .cmds = 1 },
 };
 
-const struct zf_opt_set zf_compare_opts = {
-	.opts = compare_table, .n = sizeof(compare_table) / sizeof(compare_table[0]),
-	.cmd = "compare", .cmd_bit = 1, .permute = true, .operands = true, .usage = compare_usage,
-};
+const struct zf_opt_set zf_compare_opts =
+	ZF_OPT_SET_WITH_OPERANDS(compare_table, "compare", compare_usage);
 
 int cmd_compare(int argc, char **argv)
 {
 	struct zf_compare_opts o = { .metrics = { "ns_per_fault", "faults_per_sec",
 						  "teardown_ns_per_fault" }, .nmetrics = 3 };
-	struct zf_opt_set set = zf_compare_opts;
-	int err = zf_opt_parse(&set, argc, argv, &o);
+	int err = zf_opt_parse_only(&zf_compare_opts, argc, argv, &o);
 
-	zf_opt_free(&set);
 	if (err)
 		return err == ZF_OPT_DONE ? 0 : err;
 	if (argc - optind != 2) {

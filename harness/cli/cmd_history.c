@@ -21,17 +21,13 @@ static const struct zf_opt history_table[] = {
 	ZF_OPT_HELP_ENTRY(1),
 };
 
-const struct zf_opt_set zf_history_opts = {
-	.opts = history_table, .n = 1, .cmd = "history", .cmd_bit = 1, .permute = true,
-	.operands = true, .usage = history_usage,
-};
+const struct zf_opt_set zf_history_opts =
+	ZF_OPT_SET_WITH_OPERANDS(history_table, "history", history_usage);
 
 int cmd_history(int argc, char **argv)
 {
-	struct zf_opt_set set = zf_history_opts;
-	int err = zf_opt_parse(&set, argc, argv, NULL);
+	int err = zf_opt_parse_only(&zf_history_opts, argc, argv, NULL);
 
-	zf_opt_free(&set);
 	if (err)
 		return err == ZF_OPT_DONE ? 0 : err;
 	if (argc - optind != 2) {

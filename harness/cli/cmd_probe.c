@@ -34,12 +34,10 @@ const struct zf_opt_set zf_probe_opts = ZF_OPT_SET_OF(probe_table, "probe", prob
 int cmd_probe(int argc, char **argv)
 {
 	struct probe_opts o = { 0 };
-	struct zf_opt_set set = zf_probe_opts;
 	unsigned long fault_ns;
 	struct zf_probe p;
-	int err = zf_opt_parse(&set, argc, argv, &o);
+	int err = zf_opt_parse_only(&zf_probe_opts, argc, argv, &o);
 
-	zf_opt_free(&set);
 	if (err)
 		return err == ZF_OPT_DONE ? 0 : err;
 	fault_ns = o.fault_ns;

@@ -22,17 +22,13 @@ static const struct zf_opt report_table[] = {
 	ZF_OPT_HELP_ENTRY(1),
 };
 
-const struct zf_opt_set zf_report_opts = {
-	.opts = report_table, .n = 1, .cmd = "report", .cmd_bit = 1, .permute = true,
-	.operands = true, .usage = report_usage,
-};
+const struct zf_opt_set zf_report_opts =
+	ZF_OPT_SET_WITH_OPERANDS(report_table, "report", report_usage);
 
 int cmd_report(int argc, char **argv)
 {
-	struct zf_opt_set set = zf_report_opts;
-	int err = zf_opt_parse(&set, argc, argv, NULL);
+	int err = zf_opt_parse_only(&zf_report_opts, argc, argv, NULL);
 
-	zf_opt_free(&set);
 	if (err)
 		return err == ZF_OPT_DONE ? 0 : err;
 	if (argc - optind != 1) {

@@ -18,17 +18,13 @@ static const struct zf_opt show_table[] = {
 	ZF_OPT_HELP_ENTRY(1),
 };
 
-const struct zf_opt_set zf_show_opts = {
-	.opts = show_table, .n = 1, .cmd = "show", .cmd_bit = 1, .permute = true,
-	.operands = true, .usage = show_usage,
-};
+const struct zf_opt_set zf_show_opts =
+	ZF_OPT_SET_WITH_OPERANDS(show_table, "show", show_usage);
 
 int cmd_show(int argc, char **argv)
 {
-	struct zf_opt_set set = zf_show_opts;
-	int err = zf_opt_parse(&set, argc, argv, NULL);
+	int err = zf_opt_parse_only(&zf_show_opts, argc, argv, NULL);
 
-	zf_opt_free(&set);
 	if (err)
 		return err == ZF_OPT_DONE ? 0 : err;
 	if (argc - optind != 1) {

@@ -24,10 +24,8 @@ const struct zf_opt_set zf_strategies_opts =
 int cmd_strategies(int argc, char **argv)
 {
 	const struct zf_strategy *const *s;
-	struct zf_opt_set set = zf_strategies_opts;
-	int err = zf_opt_parse(&set, argc, argv, NULL);
+	int err = zf_opt_parse_only(&zf_strategies_opts, argc, argv, NULL);
 
-	zf_opt_free(&set);
 	if (err)
 		return err == ZF_OPT_DONE ? 0 : err;
 	for (s = zf_strategies; *s; s++)

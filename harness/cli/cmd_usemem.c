@@ -94,21 +94,17 @@ static const struct zf_opt usemem_table[] = {
 	ZF_OPT_HELP_ENTRY(1),
 };
 
-const struct zf_opt_set zf_usemem_opts = {
-	.opts = usemem_table, .n = sizeof(usemem_table) / sizeof(usemem_table[0]),
-	.cmd = "usemem", .cmd_bit = 1, .permute = true, .operands = true, .usage = usemem_usage,
-};
+const struct zf_opt_set zf_usemem_opts =
+	ZF_OPT_SET_WITH_OPERANDS(usemem_table, "usemem", usemem_usage);
 
 /* typed: argv as it was typed, for meta.json (getopt reorders argv) */
 static int usemem_run(int argc, char **argv, char **typed)
 {
 	struct usemem_opts o = { .run_argv = { "run" }, .run_argc = 1 };
-	struct zf_opt_set set = zf_usemem_opts;
 	unsigned long long size_v, step_v;
 	char dir[PATH_MAX];
-	int err = zf_opt_parse(&set, argc, argv, &o);
+	int err = zf_opt_parse_only(&zf_usemem_opts, argc, argv, &o);
 
-	zf_opt_free(&set);
 	if (err)
 		return err == ZF_OPT_DONE ? 0 : err;
 	if (optind >= argc) {

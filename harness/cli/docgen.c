@@ -5,6 +5,7 @@
  * ones in docs/, between markers that tools/docs-options.sh rewrites), a man
  * page, and bash completion.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -172,22 +173,16 @@ static void man_cmd(const struct zf_cmd *c, FILE *out)
 {
 	const struct zf_opt_set *set = c->options;
 	const char *p = set->usage, *nl;
-	char left[64], upper[64];
+	char left[64], title[80];
 	bool synopsis = true;
 	long i;
 	size_t k;
 
-	for (k = 0; c->name[k] && k + 10 < sizeof(upper); k++)
-		upper[k] = (char)(c->name[k] >= 'a' && c->name[k] <= 'z' ? c->name[k] - 32 :
-				  c->name[k]);
-	upper[k] = '\0';
 	snprintf(left, sizeof(left), "hzfbench-%s", c->name);
-	{
-		char title[80];
-
-		snprintf(title, sizeof(title), "HZFBENCH-%s", upper);
-		man_head(out, left, title);
-	}
+	for (k = 0; left[k] && k + 1 < sizeof(title); k++)
+		title[k] = (char)toupper((unsigned char)left[k]);
+	title[k] = '\0';
+	man_head(out, left, title);
 	roff_text(out, c->summary);
 	fprintf(out, "\n.SH SYNOPSIS\n.nf\n");
 	for (; *p; p = nl + 1) {

@@ -211,19 +211,27 @@ const char *zf_opt_peek(const struct zf_opt_set *set, int argc, char **argv, con
 	const char *seen = NULL;
 	int c, idx;
 
-	if (lo && copy) {
+	if (lo && copy && find(set, name) >= 0) {
 		memcpy(copy, argv, argc * sizeof(*copy));
 		optind = 1;
 		opterr = 0;
 		while ((c = getopt_long(argc, copy, ":", lo, &idx)) != -1)
-			if (c >= 256 && !strcmp(set->opts[idx].name, name) &&
-			    find(set, name) >= 0 && optarg)
+			if (c >= 256 && !strcmp(set->opts[idx].name, name) && optarg)
 				seen = optarg;
 	}
 	optind = 1;
 	free(copy);
 	free(lo);
 	return seen;
+}
+
+int zf_opt_parse_only(const struct zf_opt_set *set, int argc, char **argv, void *opts)
+{
+	struct zf_opt_set copy = *set;
+	int err = zf_opt_parse(&copy, argc, argv, opts);
+
+	zf_opt_free(&copy);
+	return err;
 }
 
 void zf_opt_free(struct zf_opt_set *set)

@@ -93,6 +93,10 @@ struct zf_opt_set {
 #define ZF_OPT_SET_OF(table, name, text) { .opts = (table), \
 	.n = sizeof(table) / sizeof((table)[0]), .cmd = (name), .cmd_bit = 1, .permute = true, \
 	.usage = (text) }
+/* and of one that takes operands, left from optind on */
+#define ZF_OPT_SET_WITH_OPERANDS(table, name, text) { .opts = (table), \
+	.n = sizeof(table) / sizeof((table)[0]), .cmd = (name), .cmd_bit = 1, .permute = true, \
+	.operands = true, .usage = (text) }
 
 /*
  * Each subcommand's set, const: what its parse copies (the copy keeps what
@@ -114,6 +118,8 @@ extern const struct zf_opt_set zf_show_opts, zf_report_opts, zf_history_opts, zf
  */
 int zf_opt_parse(struct zf_opt_set *set, int argc, char **argv, void *opts);
 void zf_opt_free(struct zf_opt_set *set);
+/* zf_opt_parse() of a copy of set, for a caller that asks nothing of what was typed */
+int zf_opt_parse_only(const struct zf_opt_set *set, int argc, char **argv, void *opts);
 
 /*
  * Before parsing: the value argv gives the option of this name, as

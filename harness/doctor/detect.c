@@ -240,10 +240,8 @@ static int behaviour(void)
 int zf_detect_main(int argc, char **argv)
 {
 	struct detect_opts o = { 0 };
-	struct zf_opt_set set = zf_detect_opts;
-	int err = zf_opt_parse(&set, argc, argv, &o);
+	int err = zf_opt_parse_only(&zf_detect_opts, argc, argv, &o);
 
-	zf_opt_free(&set);
 	if (err)
 		return err == ZF_OPT_DONE ? 0 : err;
 	if (!o.behave && !o.lifecycle) {

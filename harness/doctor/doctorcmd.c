@@ -131,7 +131,6 @@ const struct zf_opt_set zf_doctor_opts = ZF_OPT_SET_OF(doctor_table, "doctor", d
 
 int zf_doctor_main(int argc, char **argv)
 {
-	struct zf_opt_set set = zf_doctor_opts;
 	struct doctor_opts o = { 0 };	/* the defaults are doctor_table's */
 	unsigned long ntasks = 0;
 	struct zf_doctor *d = NULL;
@@ -139,8 +138,7 @@ int zf_doctor_main(int argc, char **argv)
 	struct zf_plan plan;
 	int err;
 
-	err = zf_opt_parse(&set, argc, argv, &o);
-	zf_opt_free(&set);
+	err = zf_opt_parse_only(&zf_doctor_opts, argc, argv, &o);
 	if (err)
 		return err == ZF_OPT_DONE ? 0 : err;
 	if (o.json && o.warnings) {

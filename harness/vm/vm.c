@@ -165,11 +165,9 @@ static int check_topology(struct zf_vm_opts *o)
 
 int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o)
 {
-	struct zf_opt_set set = zf_vm_opts;
 	struct vm_parse p = { 0 };
-	int err = zf_opt_parse(&set, argc, argv, &p);
+	int err = zf_opt_parse_only(&zf_vm_opts, argc, argv, &p);
 
-	zf_opt_free(&set);
 	*o = p.o;
 	if (err)
 		return err == ZF_OPT_DONE ? 1 : err;
