@@ -321,6 +321,8 @@ static int task_main(struct zf_runner *r, int id)
 		zf_sampler_close(&tp->smp);
 	if (made && r->ops->task_fini)
 		r->ops->task_fini(&t);
+	atomic_fetch_add(&r->ctl->ended, 1);
+	futex_wake(&r->ctl->ended);
 	return err;
 }
 
@@ -335,19 +337,26 @@ static void *thread_main(void *arg)
 }
 
 /*
- * Reap children that have ended; a death, or an exit before the end (block
+ * Reap children that have ended; a death, or an exit before the end (ending
  * false) or with a failure status, is an error described in res->error.
- * With block, wait for every child.
+ * With block, wait for every child. Returns the first error; *left counts
+ * the children still there (left NULL: stop at the first error).
  */
-static int check_children(struct zf_runner *r, struct zf_run_result *res, bool block)
+static int reap_children(struct zf_runner *r, struct zf_run_result *res, bool ending, bool block,
+			 int *left)
 {
 	int i, status, err = 0;
 
 	for (i = 0; r->pids && i < r->cfg->plan->ntasks; i++) {
 		pid_t pid = r->pids[i];
 
-		if (pid <= 0 || waitpid(pid, &status, block ? 0 : WNOHANG) != pid)
+		if (pid <= 0)
 			continue;
+		if (waitpid(pid, &status, block ? 0 : WNOHANG) != pid) {
+			if (left)
+				(*left)++;
+			continue;
+		}
 		r->pids[i] = 0;
 		if (err)
 			continue;
@@ -356,16 +365,21 @@ static int check_children(struct zf_runner *r, struct zf_run_result *res, bool b
 				 "task %d (pid %d) was killed by signal %d (%s)", i, pid,
 				 WTERMSIG(status), strsignal(WTERMSIG(status)));
 			err = -ECHILD;
-		} else if (!block || WEXITSTATUS(status)) {
+		} else if (!ending || WEXITSTATUS(status)) {
 			snprintf(res->error, sizeof(res->error),
 				 "task %d (pid %d) exited %s with status %d", i, pid,
-				 block ? "" : "early", WEXITSTATUS(status));
+				 ending ? "" : "early", WEXITSTATUS(status));
 			err = -ECHILD;
 		}
-		if (err && !block)
+		if (err && !left)
 			return err;
 	}
 	return err;
+}
+
+static int check_children(struct zf_runner *r, struct zf_run_result *res)
+{
+	return reap_children(r, res, false, false, NULL);
 }
 
 /* every task's passes so far: moves while any task gets on */
@@ -379,12 +393,23 @@ static unsigned long beats(struct zf_runner *r)
 	return sum;
 }
 
+/* the first task that reported a failure, or -1 */
+static int first_failed(struct zf_runner *r)
+{
+	int i;
+
+	for (i = 0; i < r->cfg->plan->ntasks; i++)
+		if (r->slots[i].failed)
+			return i;
+	return -1;
+}
+
 /*
  * wait until *word reaches n; fails when a child dies, or when no task has
  * moved it, nor ended a pass, for the watchdog's time (a task stopped,
  * stuck or starved). A long repetition is not silence: its passes beat.
  */
-static int wait_count(struct zf_runner *r, _Atomic uint32_t *word, uint32_t n,
+static int wait_count(struct zf_runner *r, _Atomic uint32_t *word, uint32_t n, const char *at,
 		      struct zf_run_result *res)
 {
 	uint64_t watchdog_ns = r->cfg->watchdog_ms * 1000000ULL, moved = zf_now_ns();
@@ -392,7 +417,7 @@ static int wait_count(struct zf_runner *r, _Atomic uint32_t *word, uint32_t n,
 	uint32_t v, seen = 0;
 
 	while ((v = atomic_load_explicit(word, memory_order_acquire)) < n) {
-		int err = check_children(r, res, false);
+		int err = check_children(r, res);
 
 		if (err)
 			return err;
@@ -402,9 +427,16 @@ static int wait_count(struct zf_runner *r, _Atomic uint32_t *word, uint32_t n,
 			seen_beat = beat;
 			moved = zf_now_ns();
 		} else if (watchdog_ns && zf_now_ns() - moved > watchdog_ns) {
-			snprintf(res->error, sizeof(res->error),
-				 "watchdog: %u of %u tasks silent for %g s (stopped, stuck or "
-				 "starved; --watchdog SEC)", n - v, n, r->cfg->watchdog_ms / 1000.0);
+			int f = first_failed(r);
+			size_t len = snprintf(res->error, sizeof(res->error),
+					      "watchdog: %u of %u tasks silent for %g s%s (stopped, "
+					      "stuck or starved; --watchdog SEC)", n - v, n,
+					      r->cfg->watchdog_ms / 1000.0, at);
+
+			/* one that arrived may have arrived failing: what it said first */
+			if (f >= 0 && len < sizeof(res->error))
+				snprintf(res->error + len, sizeof(res->error) - len, "; task %d: %.120s",
+					 f, r->slots[f].error);
 			r->stuck = true;
 			return -ETIMEDOUT;
 		}
@@ -426,16 +458,12 @@ static void broadcast(struct zf_runner *r, int cmd, unsigned long passes)
 /* the first failure a task reported, into res->error */
 static int task_errors(struct zf_runner *r, struct zf_run_result *res)
 {
-	int i, err = 0;
+	int i = first_failed(r);
 
-	for (i = 0; !err && i < r->cfg->plan->ntasks; i++) {
-		if (r->slots[i].failed) {
-			snprintf(res->error, sizeof(res->error), "task %d: %s", i,
-				 r->slots[i].error);
-			err = -EIO;
-		}
-	}
-	return err;
+	if (i < 0)
+		return 0;
+	snprintf(res->error, sizeof(res->error), "task %d: %s", i, r->slots[i].error);
+	return -EIO;
 }
 
 int zf_tasks_rep(struct zf_runner *r, unsigned long passes, struct zf_run_result *res)
@@ -443,13 +471,13 @@ int zf_tasks_rep(struct zf_runner *r, unsigned long passes, struct zf_run_result
 	int err;
 
 	broadcast(r, CMD_RUN, passes);
-	err = wait_count(r, &r->ctl->done, r->cfg->plan->ntasks, res);
+	err = wait_count(r, &r->ctl->done, r->cfg->plan->ntasks, "", res);
 	return err ? err : task_errors(r, res);
 }
 
 int zf_tasks_ready(struct zf_runner *r, struct zf_run_result *res)
 {
-	int err = wait_count(r, &r->ctl->ready, r->cfg->plan->ntasks, res);
+	int err = wait_count(r, &r->ctl->ready, r->cfg->plan->ntasks, "", res);
 
 	return err ? err : task_errors(r, res);
 }
@@ -535,9 +563,47 @@ static void park_threads(struct zf_runner *r, int n)
 			pthread_kill(r->threads[i], SIG_PARK);
 }
 
+/*
+ * Every child reaped as it exits. One still there when the watchdog's time
+ * has passed with none exiting is silent (stopped, stuck in the kernel) and
+ * fails the run, as it would mid-run: a blocking wait would hang for good.
+ */
+static int reap_all(struct zf_runner *r, struct zf_run_result *res)
+{
+	uint64_t watchdog_ns = r->cfg->watchdog_ms * 1000000ULL, moved = zf_now_ns();
+	int n = r->cfg->plan->ntasks, last = n + 1, left, i, e, err = 0;
+
+	for (;;) {
+		left = 0;
+		e = reap_children(r, res, true, false, &left);
+		if (!err)
+			err = e;
+		if (!left)
+			return err;
+		if (left != last) {
+			last = left;
+			moved = zf_now_ns();
+		} else if (watchdog_ns && zf_now_ns() - moved > watchdog_ns) {
+			break;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
+	}
+	for (i = 0; i < n; i++)
+		if (r->pids[i] > 0)
+			kill(r->pids[i], SIGKILL);
+	e = left;	/* the silent, whose deaths are ours, not their failure */
+	reap_children(r, res, true, true, &left);
+	if (!err)
+		snprintf(res->error, sizeof(res->error),
+			 "watchdog: %d of %d tasks silent for %g s at their exit (stopped, stuck "
+			 "or starved; --watchdog SEC)", e, n, r->cfg->watchdog_ms / 1000.0);
+	return -ETIMEDOUT;
+}
+
 int zf_tasks_stop(struct zf_runner *r, struct zf_run_result *res, bool failed)
 {
 	int i, n = r->cfg->plan->ntasks, err = 0;
+	char kept[sizeof(res->error)];
 
 	if (failed)
 		atomic_store(&r->ctl->abort, 1);
@@ -546,26 +612,30 @@ int zf_tasks_stop(struct zf_runner *r, struct zf_run_result *res, bool failed)
 		return -ETIMEDOUT;
 	}
 	broadcast(r, CMD_QUIT, 0);
+	/* after a failure, its first message is the one kept */
+	memcpy(kept, res->error, sizeof(kept));
 	if (r->threads) {
-		for (i = 0; i < n; i++)
-			if (r->threads[i])
-				pthread_join(r->threads[i], NULL);
-		free(r->threads);
+		/* out of task_main within the watchdog's time, or parked, not joined */
+		err = wait_count(r, &r->ctl->ended, n, " at their exit", res);
+		if (err) {
+			park_threads(r, n);
+		} else {
+			for (i = 0; i < n; i++)
+				if (r->threads[i])
+					pthread_join(r->threads[i], NULL);
+			free(r->threads);
+		}
 	}
 	if (r->pids) {
-		char kept[sizeof(res->error)];
-
 		if (failed) {
 			for (i = 0; i < n; i++)
 				if (r->pids[i] > 0)
 					kill(r->pids[i], SIGKILL);
 		}
-		/* reap every child; after a failure, keep its first message */
-		memcpy(kept, res->error, sizeof(kept));
-		err = check_children(r, res, true);
-		if (failed)
-			memcpy(res->error, kept, sizeof(kept));
+		err = reap_all(r, res);
 		free(r->pids);
 	}
+	if (failed)
+		memcpy(res->error, kept, sizeof(kept));
 	return err;
 }

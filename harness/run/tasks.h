@@ -25,6 +25,7 @@ struct zf_ctl {
 	_Atomic uint32_t start_sleepers;	/* asleep on arrived: the last one in wakes them */
 	_Atomic uint32_t done __attribute__((aligned(ZF_LINE)));
 	_Atomic uint32_t ready;
+	_Atomic uint32_t ended;		/* tasks out of task_main, their memory freed */
 	_Atomic int abort;
 	/* lifecycle: every task's next life starts together (a wave) */
 	_Atomic uint32_t wave_arrived __attribute__((aligned(ZF_LINE)));
