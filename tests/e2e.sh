@@ -413,8 +413,9 @@ for how in "INT process group" "TERM thread parent"; do
 		--tasks 2 --task-kind "$kind" --size 1G --reps 1000 --quiet --out "$tmp/sig$sig" \
 		>"$tmp/log" 2>&1 &
 	pid=$!
-	for _ in $(seq 100); do
-		[ "$(cat "$tmp/thp/enabled")" = always ] && break
+	# THP set, and the folder begun (a loaded machine takes a while to get there)
+	for _ in $(seq 200); do
+		[ "$(cat "$tmp/thp/enabled")" = always ] && [ -e "$tmp/sig$sig/meta.json" ] && break
 		sleep 0.05
 	done
 	set_seen=$(cat "$tmp/thp/enabled")
