@@ -537,15 +537,15 @@ rc=$?
 if [ $rc = 1 ] && grep -q '^ns_per_fault,persistent,emulated,thread,1,compact,.*,regressed$' "$cmp_new/compare.csv" &&
 	grep -q '^ns_per_fault,global,emulated,thread,1,compact,.*,same$' "$cmp_new/compare.csv" &&
 	[ "$(grep -c ',regressed$' "$cmp_new/compare.csv")" = 1 ] && grep -q '"regressed": 1' "$cmp_new/compare.json" &&
-	grep -q 'persistent,emulated,thread,1,compact,2097152,128  regressed' "$tmp/out"; then
+	grep -q '^ns_per_fault  persistent,emulated,thread,1,compact,2097152,128 .*  regressed$' "$tmp/out"; then
 	ok "compare flags exactly the configuration slowed down and exits 1"
 else
 	fail "compare flags exactly the configuration slowed down and exits 1" "rc=$rc" "$(cat "$tmp/out")"
 fi
 $bin compare "$cmp_base" "$cmp_more" --threshold 100 --out "$tmp" >"$tmp/out" 2>&1
 rc=$?
-if [ $rc = 0 ] && grep -q 'only in new: global,emulated,thread,2,compact' "$tmp/out" &&
-	grep -q 'only in new: persistent,emulated,thread,2,compact' "$tmp/out" &&
+if [ $rc = 0 ] && grep -q "only in $cmp_more, not in $cmp_base: global,emulated,thread,2,compact" "$tmp/out" &&
+	grep -q "only in $cmp_more, not in $cmp_base: persistent,emulated,thread,2,compact" "$tmp/out" &&
 	[ "$(grep -c ',only-in-new$' "$tmp/compare.csv")" = 2 ] && grep -q '"on_one_side_only": 2' "$tmp/compare.json" &&
 	$bin compare "$cmp_more" "$cmp_base" --threshold 100 --quiet --out "$tmp" >/dev/null 2>&1 &&
 	[ "$(grep -c ',only-in-base$' "$tmp/compare.csv")" = 2 ]; then

@@ -81,5 +81,19 @@ accel=$(sed -n 's/.*"virtualized": "\([^"]*\)".*/\1/p' "$out/${kernels[0]}/r/met
 	printf '  "start_time": "%s",\n  "end_time": "%s",\n  "complete": true\n}\n' "$start" "$(date -u +%FT%TZ)"
 } >"$out/meta.json"
 $bin show "$out"
+# the kernels side by side, each against the first: its median, ±%stddev,
+# %change and the mark of compare's tests, one column group a kernel (exit
+# status 1, a kernel slower than the first, is a finding here, not a failure)
+if [ "${#kernels[@]}" -ge 2 ]; then
+	folders=()
+	for k in "${kernels[@]}"; do
+		folders+=("$out/$k/r")
+	done
+	echo
+	rc=0
+	$bin compare "${folders[@]}" --label "$(IFS=,; echo "${kernels[*]}")" \
+		--metric ns_per_fault,teardown_ns_per_fault --out "$out" || rc=$?
+	[ "$rc" -le 1 ] || echo "run.sh: --kernels: compare could not hold the kernels side by side" >&2
+fi
 $bin report "$out" >/dev/null || echo "run.sh: --kernels: the report could not be made (gnuplot?)" >&2
 echo "kernels: results=$out report=$out/report.html"

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * `hzfbench compare BASE NEW`: every configuration of two results folders
- * matched by its key columns, each metric's per-repetition samples held
- * against each other (median ± %stddev, %change, Mann-Whitney U), in the
- * manner of LKP's comparison table. A configuration regressed when the change
- * is significant (p < alpha) and worse than the threshold.
+ * `hzfbench compare BASE NEW [MORE ...]`: every configuration of the results
+ * folders matched by its key columns, each metric's per-repetition samples of
+ * each folder held against the base's (median ± %stddev, %change,
+ * Mann-Whitney U, Holm's adjustment over each folder's tests), in the manner
+ * of LKP's comparison table, one column a folder as mmtests' compare-kernels
+ * lays them out. A configuration regressed when the change is significant
+ * (p < alpha) and worse than the threshold.
  */
 #ifndef HZF_COMPARE_H
 #define HZF_COMPARE_H
@@ -13,7 +15,13 @@
 #include <stdio.h>
 
 struct zf_compare_opts {
-	const char *base, *new_dir, *out;	/* out: where compare.csv/json go (NULL: NEW) */
+	const char *base, *new_dir, *out;	/* out: where compare.csv/json go (NULL: the last) */
+	/* ndirs folders, the first the base; NULL: base and new_dir */
+	const char *const *dirs;
+	int ndirs;
+	/* --label L1,L2,...: a name for each folder; NULL: each meta.json's tag, or kernel release */
+	const char *labels;
+	const char *format;	/* --format: text, csv, json, markdown or html (NULL: text) */
 	const char *metrics[8];
 	int nmetrics;
 	double threshold_pct, alpha;

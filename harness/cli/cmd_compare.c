@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* compare: two results folders, LKP style. */
+/* compare: results folders against the first, LKP's tests in mmtests' columns. */
 #include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -11,16 +11,19 @@
 #include "opt.h"
 #include "parse.h"
 #include "sweep.h"
+#include "table.h"
 
 #define bad zf_bad_value
 
 static const char compare_usage[] =
-"usage: hzfbench compare BASE_DIR NEW_DIR [options]\n"
-"  Match the two folders' configurations by their key columns and hold each\n"
-"  metric's repetitions against each other: median ± %stddev, %change, and\n"
-"  the two-sided Mann-Whitney U p-value. Writes compare.csv and compare.json\n"
-"  (into NEW_DIR, or --out). Exit status 1 when a configuration regressed:\n"
-"  p < alpha and worse by more than the threshold; 0 otherwise; 2 on bad input.\n";
+"usage: hzfbench compare BASE_DIR NEW_DIR [MORE_DIR ...] [options]\n"
+"  Match each folder's configurations with the base's by their key columns and\n"
+"  hold each metric's repetitions against the base's: median ± %stddev, %change,\n"
+"  and the two-sided Mann-Whitney U p-value (Holm-adjusted over each folder's\n"
+"  tests), one column a folder. Writes compare.csv and compare.json (into the\n"
+"  last folder, or --out). Exit status 1 when a configuration of any folder\n"
+"  regressed: p < alpha and worse by more than the threshold; 0 otherwise; 2 on\n"
+"  bad input.\n";
 
 static const char metric_names[] = "ns_per_fault, faults_per_sec, teardown_ns_per_fault, "
 				   "fairness_min_max, get_ns_in_fault";
@@ -72,6 +75,28 @@ static int opt_ungated(const char *opt, const char *arg, void *opts)
 	return 0;
 }
 
+/* --label L1,L2,...: each a name --tag would take; counted against the folders later */
+static int opt_label(const char *opt, const char *arg, void *opts)
+{
+	struct zf_compare_opts *o = opts;
+	const char *p = arg, *why;
+	char one[160];
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		snprintf(one, sizeof(one), "%.*s", (int)(len < 159 ? len : 159), p);
+		if (len > 128 || zf_tag_check(one, &why))
+			return bad(opt, arg, len > 128 ? "a name longer than 128 bytes" :
+				   !len ? "an empty name" : why);
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	o->labels = arg;
+	return 0;
+}
+
 #define FIELD(f)	.off = offsetof(struct zf_compare_opts, f)
 #define CUSTOM(fn)	.kind = ZF_OPT_CUSTOM, .parse = fn
 
@@ -85,7 +110,7 @@ static const struct zf_opt compare_table[] = {
 	{ .name = "alpha", .kind = ZF_OPT_DOUBLE, .cmds = 1, FIELD(alpha), .dmin = 1e-9, .dmax = 1,
 	  .arg = "A", .def = "0.05", .help = "the significance level" },
 	{ .name = "out", .kind = ZF_OPT_STRING, .check = zf_out_check, .cmds = 1, FIELD(out),
-	  .arg = "DIR", .help = "where compare.csv and compare.json go (default NEW_DIR)" },
+	  .arg = "DIR", .help = "where compare.csv and compare.json go (default the last folder)" },
 	{ .name = "normalize", CUSTOM(opt_normalize), .cmds = 1, FIELD(normalize), .arg = "S",
 	  .help = "compare each repetition over the same repetition of strategy S in its "
 	  "configuration (a ratio: what a CI on other machines can hold against a committed "
@@ -95,6 +120,13 @@ static const struct zf_opt compare_table[] = {
 	  .help = "test and show the configurations whose key matches, but never fail on them "
 	  "(verdict regressed-ungated): fields in key order, strategy,fault,task_kind,tasks,..., "
 	  "'*' for any, the rest any: global,*,*,2 (repeatable, 8 at most)" },
+	{ .name = "label", CUSTOM(opt_label), .cmds = 1, FIELD(labels), .arg = "L1,L2,...",
+	  .help = "a name for each folder's column, in order (default: its meta.json's tag, "
+	  "else its kernel release; its path where two would be alike)" },
+	{ .name = "format", .kind = ZF_OPT_WORD, .words = zf_format_names, .cmds = 1,
+	  FIELD(format), .arg = "F", .def = "text",
+	  .help = "the table as text, csv, markdown (a GitHub table) or html (a page); json: "
+	  "compare.json's document" },
 	{ .name = "quiet", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(quiet), .help = "no table" },
 	{ .name = "help", .letter = 'h', .kind = ZF_OPT_HELP, .cmds = 1 },
 };
@@ -110,12 +142,14 @@ int cmd_compare(int argc, char **argv)
 
 	if (err)
 		return err == ZF_OPT_DONE ? 0 : err;
-	if (argc - optind != 2) {
-		fprintf(stderr, "hzfbench: compare: %s (hzfbench compare --help)\n",
-			argc - optind < 2 ? "BASE_DIR and NEW_DIR are needed" : "two folders, no more");
+	if (argc - optind < 2) {
+		fprintf(stderr, "hzfbench: compare: BASE_DIR and NEW_DIR are needed "
+			"(hzfbench compare --help)\n");
 		return 2;
 	}
+	o.dirs = (const char *const *)&argv[optind];
+	o.ndirs = argc - optind;
 	o.base = argv[optind];
-	o.new_dir = argv[optind + 1];
+	o.new_dir = argv[argc - 1];
 	return zf_compare(&o, stdout);
 }

@@ -20,6 +20,7 @@
 #include "results.h"
 #include "show.h"
 #include "sysinfo.h"
+#include "table.h"
 
 static const char *const shown[] = {
 	"strategy", "fault", "task_kind", "tasks", "placement", "ns_per_fault_median",
@@ -379,12 +380,39 @@ static void headline(const struct zf_csv *csv, const char *dir, FILE *out)
 	guest_note(dir, out);
 }
 
+/* summary.csv's shown columns as a table */
+static int summary_table(const struct zf_csv *csv, const int *col, enum zf_format f,
+			 const char *dir, FILE *out)
+{
+	struct zf_table t;
+	size_t i, j;
+	int err = zf_table_init(&t, NSHOWN);
+
+	for (j = 0; !err && j < NSHOWN; j++)
+		zf_table_column(&t, j, shown[j], titles[j], j >= 5);
+	for (i = 0; !err && i < csv->nrows; i++) {
+		zf_table_row(&t);
+		for (j = 0; j < NSHOWN; j++)
+			zf_table_set(&t, j, "%s", csv->rows[i][col[j]]);
+	}
+	err = err ? err : zf_table_print(&t, f, dir, out);
+	if (err)
+		fprintf(stderr, "hzfbench: show: %s: %s\n", dir, strerror(-err));
+	zf_table_free(&t);
+	return err;
+}
+
 int zf_show(const char *dir, FILE *out)
 {
+	return zf_show_as(dir, ZF_FORMAT_TEXT, out);
+}
+
+int zf_show_as(const char *dir, enum zf_format f, FILE *out)
+{
 	char path[PATH_MAX + 16];
-	int col[NSHOWN], width[NSHOWN];
+	int col[NSHOWN];
 	struct zf_csv csv;
-	size_t i, j, line;
+	size_t j, line;
 	int err;
 
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
@@ -415,19 +443,10 @@ int zf_show(const char *dir, FILE *out)
 			zf_csv_free(&csv);
 			return -EINVAL;
 		}
-		width[j] = strlen(titles[j]);
-		for (i = 0; i < csv.nrows; i++)
-			if ((int)strlen(csv.rows[i][col[j]]) > width[j])
-				width[j] = strlen(csv.rows[i][col[j]]);
 	}
-	for (j = 0; j < NSHOWN; j++)
-		fprintf(out, j < 5 ? "%-*s%s" : "%*s%s", width[j], titles[j],
-			j + 1 < NSHOWN ? "  " : "\n");
-	for (i = 0; i < csv.nrows; i++)
-		for (j = 0; j < NSHOWN; j++)
-			fprintf(out, j < 5 ? "%-*s%s" : "%*s%s", width[j], csv.rows[i][col[j]],
-				j + 1 < NSHOWN ? "  " : "\n");
-	headline(&csv, dir, out);
+	err = summary_table(&csv, col, f, dir, out);
+	if (!err && f == ZF_FORMAT_TEXT)
+		headline(&csv, dir, out);
 	zf_csv_free(&csv);
-	return 0;
+	return err;
 }

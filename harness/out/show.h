@@ -5,7 +5,11 @@
 
 #include <stdio.h>
 
+#include "table.h"
+
 /* 0, or -errno after one line on stderr */
 int zf_show(const char *dir, FILE *out);
+/* as zf_show() in format f: text is zf_show()'s, the others the summary table alone */
+int zf_show_as(const char *dir, enum zf_format f, FILE *out);
 
 #endif

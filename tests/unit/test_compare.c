@@ -212,3 +212,78 @@ TEST(compare_reads_a_meta_json_past_64_KiB)
 	zf_buf_free(&meta);
 	zf_buf_free(&rows);
 }
+
+/* compare of n folders, the first the base, labelled: exit status, compare.csv of the last */
+static int compare_n(const char *const *dirs, int n, const char *labels, struct zf_csv *out)
+{
+	struct zf_compare_opts o = { .dirs = dirs, .ndirs = n, .labels = labels,
+				     .threshold_pct = 10, .alpha = 0.05,
+				     .metrics = { "ns_per_fault" }, .nmetrics = 1, .quiet = true };
+	char path[PATH_MAX + 32];
+	size_t line;
+	int ret = zf_compare(&o, stdout);
+
+	snprintf(path, sizeof(path), "%s/compare.csv", dirs[n - 1]);
+	if (zf_csv_read(path, out, &line))
+		return -1;
+	return ret;
+}
+
+/* compare.csv's row of strategy against the folder labelled label; NULL when there is none */
+static char **test_of(const struct zf_csv *c, const char *strategy, const char *label)
+{
+	int s = zf_csv_col(c, "strategy"), l = zf_csv_col(c, "new_label");
+	size_t i;
+
+	for (i = 0; s >= 0 && l >= 0 && i < c->nrows; i++)
+		if (!strcmp(c->rows[i][s], strategy) && !strcmp(c->rows[i][l], label))
+			return c->rows[i];
+	return NULL;
+}
+
+TEST(compare_holds_each_of_three_folders_against_the_first)
+{
+	struct zf_buf rows[3] = { { 0 } };
+	char dirs[3][64];
+	const char *order[3] = { dirs[0], dirs[1], dirs[2] };
+	struct zf_csv three, two;
+	char **row;
+	long rep;
+	int i;
+
+	/* one: as the base; two: global twice as slow; persistent alike everywhere */
+	for (rep = 0; rep < 10; rep++) {
+		sample_row(&rows[0], "global", "compact", rep, 10 + rep % 3);
+		sample_row(&rows[1], "global", "compact", rep, 10 + (rep + 1) % 3);
+		sample_row(&rows[2], "global", "compact", rep, 20 + rep % 3);
+		for (i = 0; i < 3; i++)
+			sample_row(&rows[i], "persistent", "compact", rep, 7 + rep % 2);
+	}
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(folder(dirs[i], sizeof(dirs[i]), &rows[i]), 0);
+	/* the first two alone: nothing regressed */
+	ASSERT_EQ(compare_n(order, 2, "b,one", &two), 0);
+	zf_csv_free(&two);
+	/* all three: the third's regression fails it */
+	ASSERT_EQ(compare_n(order, 3, "b,one,two", &three), 1);
+	EXPECT_EQ(three.nrows, 4);
+	row = test_of(&three, "global", "one");
+	EXPECT_STREQ(row ? row[zf_csv_col(&three, "verdict")] : "", "same");
+	row = test_of(&three, "global", "two");
+	EXPECT_STREQ(row ? row[zf_csv_col(&three, "verdict")] : "", "regressed");
+	EXPECT_TRUE(field(&three, row, "base_median") == 11);
+	EXPECT_TRUE(field(&three, row, "new_median") == 21);
+	EXPECT_EQ(field(&three, row, "new_reps"), 10);
+	/* Holm over each folder's tests: the third's p as a compare of it alone gives it */
+	order[1] = dirs[2];
+	ASSERT_EQ(compare_n(order, 2, "b,two", &two), 1);
+	EXPECT_STREQ(test_of(&two, "global", "two") && row ?
+		     test_of(&two, "global", "two")[zf_csv_col(&two, "p_adjusted")] : "x",
+		     row ? row[zf_csv_col(&three, "p_adjusted")] : "y");
+	zf_csv_free(&two);
+	zf_csv_free(&three);
+	for (i = 0; i < 3; i++) {
+		remove_folder(dirs[i]);
+		zf_buf_free(&rows[i]);
+	}
+}
