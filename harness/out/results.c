@@ -447,38 +447,3 @@ void zf_results_free(struct zf_results *r)
 	json_decref(r->options);
 	json_decref(r->doctor);
 }
-
-char *zf_results_meta(const char *dir)
-{
-	char path[PATH_MAX + 16], *meta;
-
-	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	return zf_read_file_alloc(path, &meta, NULL) ? NULL : meta;
-}
-
-int zf_results_complete(const char *dir, char *why, size_t len)
-{
-	char complete[16] = "", *meta = zf_results_meta(dir);
-	int err = 0;
-
-	if (!meta) {
-		snprintf(why, len, "%s: not a results folder (no meta.json)", dir);
-		return -1;
-	}
-	if (zf_json_get(meta, "complete", complete, sizeof(complete)) || strcmp(complete, "true")) {
-		snprintf(why, len, "%s: an incomplete results folder (meta.json complete: %s): "
-			 "its run was stopped or failed", dir, complete[0] ? complete : "missing");
-		err = -1;
-	}
-	free(meta);
-	return err;
-}
-
-void zf_results_virtualized(const char *dir, char *accel, size_t len)
-{
-	char *meta = zf_results_meta(dir);
-
-	if (!meta || zf_json_get(meta, "virtualized", accel, len) || !strcmp(accel, "null"))
-		accel[0] = '\0';
-	free(meta);
-}
