@@ -37,6 +37,8 @@ else
 	count "$log" e2e
 	HZF_BUILD=$build tests/cli/run.sh | tee "$log"
 	count "$log" cli
+	HZF_BUILD=$build tests/cli/status.sh | tee "$log"
+	count "$log" status
 	HZF_BUILD=$build tests/fuzz/replay.sh | tee "$log"
 	count "$log" fuzz
 	HZF_BUILD=$build tests/faults.sh | tee "$log"
