@@ -58,7 +58,7 @@ stats_of_summary() {	# summary.csv's numbers as stats.json names them, "name val
 		  for (i = 8; i <= NF; i++)
 			if ($i != "" && h[i] != "workload" && h[i] != "tag") print p h[i], $i + 0 }' "$1"
 }
-if $build/jsoncheck "$out/stats.json" && [ "$(head -1 "$out/stats.json")" = "{" ] &&
+if "$build/jsoncheck" "$out/stats.json" && [ "$(head -1 "$out/stats.json")" = "{" ] &&
 	grep -qE '^  "hzfbench\.global\.thread\.1\.ns_per_fault_median": [0-9.]+,$' "$out/stats.json" &&
 	grep -qE '^  "hzfbench\.persistent\.thread\.2\.reps": 2,?$' "$out/stats.json" &&
 	sed -n 's/^  "\([^"]*\)": \([-0-9.e+]*\),\{0,1\}$/\1 \2/p' "$out/stats.json" |
