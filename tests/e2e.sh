@@ -48,6 +48,29 @@ else
 	fail "sweep writes every configuration and prints the table" "$(cat "$tmp/log")"
 fi
 
+# stats.json: LKP's flat object, every figure of summary.csv under its configuration's
+# dotted name (placement and fault left out at their defaults), none that is empty
+out=$tmp/sweep
+stats_of_summary() {	# summary.csv's numbers as stats.json names them, "name value" a line
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; next }
+		{ p = "hzfbench." $1 "." $3 "." $4 "." ($5 == "compact" ? "" : $5 ".") \
+			($2 == "emulated" ? "" : $2 ".")
+		  for (i = 8; i <= NF; i++)
+			if ($i != "" && h[i] != "workload" && h[i] != "tag") print p h[i], $i + 0 }' "$1"
+}
+if "$build/jsoncheck" "$out/stats.json" && [ "$(head -1 "$out/stats.json")" = "{" ] &&
+	grep -qE '^  "hzfbench\.global\.thread\.1\.ns_per_fault_median": [0-9.]+,$' "$out/stats.json" &&
+	grep -qE '^  "hzfbench\.persistent\.thread\.2\.reps": 2,?$' "$out/stats.json" &&
+	sed -n 's/^  "\([^"]*\)": \([-0-9.e+]*\),\{0,1\}$/\1 \2/p' "$out/stats.json" |
+		awk '{ print $1, $2 + 0 }' >"$tmp/stats" &&
+	stats_of_summary "$out/summary.csv" >"$tmp/summary-stats" &&
+	[ "$(wc -l <"$tmp/stats")" -ge 40 ] && diff "$tmp/summary-stats" "$tmp/stats" >"$tmp/diff"; then
+	ok "stats.json: summary.csv's figures under LKP-style dotted names, valid JSON"
+else
+	fail "stats.json: summary.csv's figures under LKP-style dotted names, valid JSON" \
+		"$(head -20 "$out/stats.json" 2>&1)" "$(head "$tmp/diff" 2>&1)"
+fi
+
 # timing.csv: every run of every round, in order, its parts adding up to its wall
 out=$tmp/sweep
 if [ "$(head -1 "$out/timing.csv")" = "strategy,fault,task_kind,tasks,placement,step,faults_per_pass,round,passes,calibrate_reps,start_ms,calibrate_ms,warmup_ms,measure_ms,stop_ms,wall_ms" ] &&
@@ -299,7 +322,7 @@ if [ -n "$child" ]; then
 	wait "$parent"
 	rc=$?
 	if [ "$rc" -ne 0 ] && grep -q "(pid $child) was killed by signal 9" "$tmp/log" &&
-		[ -e "$out/meta.json" ] && ! meta_complete "$out" &&
+		[ -e "$out/meta.json" ] && ! meta_complete "$out" && [ ! -e "$out/stats.json" ] &&
 		grep -q '"complete": false' "$out/meta.json"; then
 		ok "a killed task fails the run, named by pid and signal"
 	else

@@ -65,7 +65,7 @@ if mount -t tmpfs -o size=16k tmpfs "$tmp/full" 2>/dev/null &&
 	try "$bin" run "${run_args[@]}" --out "$tmp/full/r"
 	judged 1 "No space left on device" "$tmp/full/r" "a full disk"
 	try "$bin" run "${run_args[@]}" --out "$tmp/ro/r"
-	judged 1 "--out: $tmp/ro/r: Read-only file system" "$tmp/ro/r" "a read-only results folder"
+	judged 2 "--out: $tmp/ro/r: Read-only file system" "$tmp/ro/r" "a read-only results folder"
 	umount "$tmp/full" "$tmp/ro"
 else
 	umount "$tmp/full" 2>/dev/null

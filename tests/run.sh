@@ -39,6 +39,8 @@ else
 	count "$log" cli
 	HZF_BUILD=$build tests/tables.sh | tee "$log"
 	count "$log" tables
+	HZF_BUILD=$build tests/cli/status.sh | tee "$log"
+	count "$log" status
 	HZF_BUILD=$build tests/fuzz/replay.sh | tee "$log"
 	count "$log" fuzz
 	HZF_BUILD=$build tests/faults.sh | tee "$log"

@@ -116,7 +116,7 @@ refused() {	# refused WHAT ARGS...: exit 2 and one line on stderr holding WHAT, 
 	fi
 }
 refused "compare: BASE_DIR and NEW_DIR are needed" "$d/base"
-refused "compare: $d: not a results folder (no meta.json)" "$d/base" "$d/new1" "$d"
+refused "compare: $d/meta.json: No such file or directory: not a results folder" "$d/base" "$d/new1" "$d"
 refused "--label: A,B: 2 names for 3 folders" "${three[@]}" --label A,B --out "$tmp/c"
 refused "--label: A,,C: an empty name" "${three[@]}" --label A,,C
 refused "--format: bogus: not" "${three[@]}" --format bogus

@@ -804,6 +804,11 @@ int zf_model_main(int argc, char **argv)
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		return ret == ZF_OPT_DONE ? 0 : ret;
+	/* the folder first: a torn or unfinished one is no measurement to predict */
+	if (o.from && zf_results_complete(o.from, why, sizeof(why))) {
+		fprintf(stderr, "hzfbench: model: --from: %s\n", why);
+		return 2;
+	}
 	if (!o.tasks)
 		o.tasks = "pow2";
 	if (!o.placement)

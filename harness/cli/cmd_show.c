@@ -41,5 +41,5 @@ int cmd_show(int argc, char **argv)
 		fprintf(stderr, "hzfbench: show: needs one results folder\n");
 		return 2;
 	}
-	return zf_show_as(argv[optind], zf_format_of(o.format), stdout) ? 1 : 0;
+	return zf_show_as(argv[optind], zf_format_of(o.format), stdout) ? 2 : 0;	/* a folder it cannot read */
 }

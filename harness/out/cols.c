@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Column tables and the configuration key: see cols.h. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,6 +137,58 @@ void zf_cols_unmeasured(const struct zf_col_table *t, void *row)
 			break;
 		default:
 			memset(v, 0, sizeof(uint64_t));
+		}
+	}
+}
+
+/* v as fmt writes it, read back */
+static double as_written(const char *fmt, double v)
+{
+	char text[64];
+
+	snprintf(text, sizeof(text), fmt, v);
+	return strtod(text, NULL);
+}
+
+void zf_cols_numbers(const struct zf_col_table *t, const void *row,
+		     void (*fn)(void *arg, const char *name, double value), void *arg)
+{
+	size_t i;
+	int c;
+
+	for (i = 0; i < t->n; i++) {
+		const struct zf_col *col = &t->cols[i];
+		const char *v = (const char *)row + col->off;
+		uint64_t u;
+		double d;
+		int64_t n;
+
+		switch (col->type) {
+		case ZF_COL_NUM:
+			memcpy(&d, v, sizeof(d));
+			if (!isnan(d))
+				fn(arg, col->name, as_written(col->fmt, d));
+			break;
+		case ZF_COL_PERF:
+			for (c = 0; c < ZF_PERF_NCOLS; c++) {
+				memcpy(&d, v + c * sizeof(d), sizeof(d));
+				if (!isnan(d))
+					fn(arg, zf_perf_col_name(c), as_written(zf_perf_col_fmt(c), d));
+			}
+			break;
+		case ZF_COL_UINT:
+			memcpy(&u, v, sizeof(u));
+			fn(arg, col->name, (double)u);
+			break;
+		case ZF_COL_INT:
+		case ZF_COL_TOLD:
+			memcpy(&n, v, sizeof(n));
+			if (col->type == ZF_COL_INT || n >= 0)
+				fn(arg, col->name, (double)n);
+			break;
+		case ZF_COL_TEXT:
+		case ZF_COL_TABLE:
+			break;
 		}
 	}
 }

@@ -59,6 +59,15 @@ void zf_cols_row(struct zf_buf *b, const struct zf_col_table *t, const void *row
 /* every number of row NAN, every text NULL, every count 0: then set what is known */
 void zf_cols_unmeasured(const struct zf_col_table *t, void *row);
 
+/*
+ * fn(arg, name, value) for each number of row that was measured, in the
+ * table's order, as its column writes it (rounded by its format): an empty
+ * field, a text and the key (a configuration's name, not a figure) skipped.
+ * A count past 2^53 loses its last digits as a double.
+ */
+void zf_cols_numbers(const struct zf_col_table *t, const void *row,
+		     void (*fn)(void *arg, const char *name, double value), void *arg);
+
 /* what names a configuration: the first columns of every results CSV */
 struct zf_config_key {
 	const char *strategy, *fault, *task_kind;

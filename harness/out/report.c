@@ -19,6 +19,7 @@
 #include "csv.h"
 #include "json.h"
 #include "report.h"
+#include "results.h"
 #include "sysinfo.h"
 
 const char *const zf_charts[] = {
@@ -364,25 +365,20 @@ static const char css[] =
 int zf_report(const char *dir)
 {
 	char plots[PATH_MAX], script[PATH_MAX + 64], headline[1024];
-	char *summary = read_all(dir, "summary.csv"), *meta = read_all(dir, "meta.json");
-	char *model = read_all(dir, "model.csv"), *model_json = read_all(dir, "model.json");
+	char *summary, *meta, *model, *model_json, why[PATH_MAX + 128];
 	struct zf_buf html = { 0 }, skipped = { 0 };
-	bool zeroout_only = false;	/* a folder of hzfbench zeroout: its chart alone */
+	bool zeroout_only;	/* a folder of hzfbench zeroout: its chart alone */
 	int ret = 0, i;
 
-	if (!summary) {
-		char *zeroout = read_all(dir, "zeroout.csv");
-
-		if (!zeroout) {
-			fprintf(stderr, "hzfbench: report: %s: no summary.csv (nor zeroout.csv)\n", dir);
-			free(meta);
-			free(model);
-			free(model_json);
-			return 2;
-		}
-		free(zeroout);
-		zeroout_only = true;
+	if (zf_results_complete(dir, why, sizeof(why))) {
+		fprintf(stderr, "hzfbench: report: %s\n", why);
+		return 2;
 	}
+	summary = read_all(dir, "summary.csv");
+	meta = read_all(dir, "meta.json");
+	model = read_all(dir, "model.csv");
+	model_json = read_all(dir, "model.json");
+	zeroout_only = !summary;	/* its table is zeroout.csv, read above */
 	if (zf_plots_dir(plots, sizeof(plots))) {
 		fprintf(stderr, "hzfbench: report: the gnuplot scripts (plots/) are not beside the binary; set HZF_PLOTS\n");
 		ret = 1;

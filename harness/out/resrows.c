@@ -15,6 +15,7 @@
 #include "perfcols.h"
 #include "rescols.h"
 #include "resrows.h"
+#include "statsjson.h"
 
 /* per repetition: what summary.csv takes the medians of */
 struct reps {
@@ -272,7 +273,7 @@ static void tasks_row(struct zf_buf *b, const struct zf_config_result *c, unsign
 }
 
 /* summary.csv's row of c: the medians over its repetitions */
-static void summary_row(struct zf_buf *b, const struct zf_results *r,
+static void summary_row(struct zf_results_csv *f, const struct zf_results *r,
 			const struct zf_config_result *c, const struct reps *p)
 {
 	struct zf_summary s;
@@ -301,7 +302,11 @@ static void summary_row(struct zf_buf *b, const struct zf_results *r,
 	};
 	zf_results_key(&c->cfg, &row.key);
 	zf_perf_summary_cols(p->perf_at, c->reps, row.perf);
-	zf_cols_row(b, &zf_summary_table, &row, true);
+	zf_cols_row(&f->summary, &zf_summary_table, &row, true);
+	if (zf_stats_json_row(f->stats, &row)) {
+		json_decref(f->stats);
+		f->stats = NULL;
+	}
 }
 
 /* counters.csv's row of c: every run of it added up */
@@ -331,6 +336,7 @@ void zf_results_csv_begin(struct zf_results_csv *f)
 	zf_cols_header(&f->summary, &zf_summary_table);
 	zf_cols_header(&f->counters, &zf_counters_table);
 	zf_cols_header(&f->perf, &zf_perf_table);
+	f->stats = json_object();
 }
 
 void zf_results_csv_config(struct zf_results_csv *f, const struct zf_results *r,
@@ -350,7 +356,7 @@ void zf_results_csv_config(struct zf_results_csv *f, const struct zf_results *r,
 		for (k = 0; k < c->cfg.plan->ntasks; k++)
 			tasks_row(&f->tasks, c, rep, k);
 	}
-	summary_row(&f->summary, r, c, &p);
+	summary_row(f, r, c, &p);
 	counters_row(&f->counters, c);
 	reps_free(&p);
 }
@@ -362,4 +368,5 @@ void zf_results_csv_free(struct zf_results_csv *f)
 	zf_buf_free(&f->summary);
 	zf_buf_free(&f->counters);
 	zf_buf_free(&f->perf);
+	json_decref(f->stats);
 }

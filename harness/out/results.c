@@ -401,6 +401,13 @@ int zf_results_write(struct zf_results *r, char *why, size_t len)
 	}
 	if (!err)
 		err = write_meta(r, false, NULL, why, len);
+	/* stats.json's text for zf_results_end(): a folder cut short has none */
+	zf_buf_free(&r->stats);
+	if (zf_json_dump_lines(f.stats, false, &r->stats) && !err) {
+		snprintf(why, len, "%s/stats.json: %s", r->dir, strerror(ENOMEM));
+		err = -ENOMEM;
+	}
+	f.stats = NULL;	/* released by the dump */
 	zf_results_csv_free(&f);
 	zf_buf_free(&timing);
 	zf_buf_free(&styles);
@@ -410,7 +417,13 @@ int zf_results_write(struct zf_results *r, char *why, size_t len)
 int zf_results_end(struct zf_results *r, bool complete, char *why, size_t len)
 {
 	char end[32];
+	int err;
 
+	if (complete && !r->stats.len)	/* nothing kept: no figure, an object all the same */
+		zf_json_dump_lines(json_object(), false, &r->stats);
+	err = complete ? write_buf(r, "stats.json", &r->stats, why, len) : 0;
+	if (err)
+		return err;
 	zf_utc_time(end, sizeof(end), false);
 	return write_meta(r, complete, end, why, len);
 }
@@ -430,41 +443,7 @@ void zf_results_free(struct zf_results *r)
 	free(r->runs);
 	r->runs = NULL;
 	r->nruns = r->runs_cap = 0;
+	zf_buf_free(&r->stats);
 	json_decref(r->options);
 	json_decref(r->doctor);
-}
-
-char *zf_results_meta(const char *dir)
-{
-	char path[PATH_MAX + 16], *meta;
-
-	snprintf(path, sizeof(path), "%s/meta.json", dir);
-	return zf_read_file_alloc(path, &meta, NULL) ? NULL : meta;
-}
-
-int zf_results_complete(const char *dir, char *why, size_t len)
-{
-	char complete[16] = "", *meta = zf_results_meta(dir);
-	int err = 0;
-
-	if (!meta) {
-		snprintf(why, len, "%s: not a results folder (no meta.json)", dir);
-		return -1;
-	}
-	if (zf_json_get(meta, "complete", complete, sizeof(complete)) || strcmp(complete, "true")) {
-		snprintf(why, len, "%s: an incomplete results folder (meta.json complete: %s): "
-			 "its run was stopped or failed", dir, complete[0] ? complete : "missing");
-		err = -1;
-	}
-	free(meta);
-	return err;
-}
-
-void zf_results_virtualized(const char *dir, char *accel, size_t len)
-{
-	char *meta = zf_results_meta(dir);
-
-	if (!meta || zf_json_get(meta, "virtualized", accel, len) || !strcmp(accel, "null"))
-		accel[0] = '\0';
-	free(meta);
 }

@@ -3,7 +3,9 @@
  * A results folder: meta.json, samples.csv, tasks.csv, summary.csv,
  * counters.csv and topology.xml. Every file is rewritten whole (temporary
  * name, fsync, rename) after each configuration, and meta.json says
- * `complete: false` until the last one is in. Columns: results/README.md.
+ * `complete: false` until the last one is in; stats.json (statsjson.h) is
+ * written just before that, a complete folder's alone. Columns:
+ * results/README.md.
  */
 #ifndef HZF_RESULTS_H
 #define HZF_RESULTS_H
@@ -63,6 +65,7 @@ struct zf_results {
 	uint64_t setup_ns;		/* the sweep's own, before its first run */
 	uint64_t write_ns;		/* writing these files, every round so far */
 	unsigned long numa_moved_pages;	/* bound pages the kernel put elsewhere, moved back */
+	struct zf_buf stats;		/* stats.json as of the last write: written once complete */
 };
 
 /*
@@ -89,13 +92,19 @@ const char *zf_results_rep_verdict(const struct zf_config_result *c, unsigned in
 				   char *buf, size_t len);
 /* every CSV file rewritten from what is kept, and meta.json (complete: false) */
 int zf_results_write(struct zf_results *r, char *why, size_t len);
-/* meta.json with the end time and `complete` */
+/* meta.json with the end time and `complete`; complete: stats.json first */
 int zf_results_end(struct zf_results *r, bool complete, char *why, size_t len);
 /*
- * 0 when dir's meta.json says "complete": true; else -1 and why: no
- * meta.json, or a run that was stopped or failed (what compare and history
- * refuse to read as a result)
+ * Reading a folder back (resread.c). 0 when dir is a results folder a
+ * reader may trust: meta.json is JSON that says "complete": true (false: a
+ * run stopped or failed), and its table, summary.csv (zeroout.csv in one of
+ * hzfbench zeroout), is CSV, whole, with a row at least; with csv, that
+ * table, read (zf_csv_free()). Else -1 and why: one line naming the file and
+ * what is wrong. What show, report, compare, history and model --from ask
+ * first, and refuse with exit status 2.
  */
+int zf_results_open(const char *dir, struct zf_csv *csv, char *why, size_t len);
+/* zf_results_open() without the table kept */
 int zf_results_complete(const char *dir, char *why, size_t len);
 /* DIR/meta.json, whole (it grows with the machine: 4,096 CPUs, the doctor's lists), malloc()ed; NULL */
 char *zf_results_meta(const char *dir);

@@ -409,33 +409,17 @@ int zf_show(const char *dir, FILE *out)
 
 int zf_show_as(const char *dir, enum zf_format f, FILE *out)
 {
-	char path[PATH_MAX + 16];
+	char path[PATH_MAX + 16], why[PATH_MAX + 128];
 	int col[NSHOWN];
 	struct zf_csv csv;
-	size_t j, line;
+	size_t j;
 	int err;
 
-	snprintf(path, sizeof(path), "%s/summary.csv", dir);
-	err = zf_csv_read(path, &csv, &line);
-	if (err == -EINVAL && !line) {
-		fprintf(stderr, "hzfbench: %s: not text (a NUL byte)\n", path);
-		return err;
-	}
-	if (err == -EINVAL) {
-		fprintf(stderr, "hzfbench: %s: line %zu is not CSV (not a summary.csv, or torn)\n",
-			path, line);
-		return err;
-	}
-	if (err) {
-		fprintf(stderr, "hzfbench: %s: %s\n", path, strerror(-err));
-		return err;
-	}
-	if (!csv.nrows) {
-		fprintf(stderr, "hzfbench: %s: no configurations (empty, or torn after its header)\n",
-			path);
-		zf_csv_free(&csv);
+	if (zf_results_open(dir, &csv, why, sizeof(why))) {
+		fprintf(stderr, "hzfbench: show: %s\n", why);
 		return -EINVAL;
 	}
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
 	for (j = 0; j < NSHOWN; j++) {
 		col[j] = zf_csv_col(&csv, shown[j]);
 		if (col[j] < 0) {

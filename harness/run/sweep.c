@@ -352,6 +352,7 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 		goto out;
 	if (zf_results_dir(sw->out, r.dir, sizeof(r.dir), why, sizeof(why))) {
 		fprintf(stderr, "hzfbench: --out: %s: %s\n", sw->out ? sw->out : r.dir, why);
+		ret = 2;	/* bad input, as model's, c2c's and zeroout's --out are */
 		goto out;
 	}
 	zf_probe_measure(&r.probe, (double)sw->fault_ns);

@@ -296,7 +296,7 @@ bad "--put-batch: 0.5: less than one put a move" model --put-batch 0.5 --fixed-n
 bad "--teardown-ns: -4: " model --teardown-ns -4 --fixed-ns 1 --get-ns 1 --handoff-ns 3
 bad "model: /nonexistent.csv: No such file or directory" model --contention /nonexistent.csv --fixed-ns 1 --get-ns 1 --handoff-ns 3
 bad "--from: tests/data/sample: takes its configurations from the folder" model --from tests/data/sample --tasks 2
-bad "--from: /nonexistent/summary.csv: No such file" model --from /nonexistent --handoff-ns 40
+bad "model: --from: /nonexistent: No such file or directory" model --from /nonexistent --handoff-ns 40
 bad "--tasks: 0: too small" model --handoff-ns 40 --fixed-ns 1 --get-ns 1 --tasks 0
 bad "--placement: none: the model needs pinned tasks" model --handoff-ns 40 --fixed-ns 1 --get-ns 1 --placement none
 
@@ -340,11 +340,11 @@ bad "--workload: lifecycle: hzfbench zeroout is --workload zeroout" zeroout --wo
 # --- show, report, compare, history, topo, probe, strategies: folders and files ---
 bad_as_is "show: needs one results folder" show
 bad_as_is "show: needs one results folder" show a b
-bad_as_is "/nonexistent/summary.csv: No such file" show /nonexistent
+bad_as_is "show: /nonexistent: No such file or directory" show /nonexistent
 bad_as_is "report: DIR missing" report
-bad_as_is "report: /nonexistent: no summary.csv" report /nonexistent
+bad_as_is "report: /nonexistent: No such file or directory" report /nonexistent
 bad_as_is "compare: BASE_DIR and NEW_DIR are needed" compare
-bad_as_is "compare: /x: not a results folder (no meta.json)" compare /x /y
+bad_as_is "compare: /x: No such file or directory" compare /x /y
 bad_as_is "--threshold: -5: out of range" compare "$sample" "$sample" --threshold -5
 bad_as_is "--threshold: 1e999: not a number" compare "$sample" "$sample" --threshold 1e999
 bad_as_is "--alpha: 2: out of range" compare "$sample" "$sample" --alpha 2
@@ -352,7 +352,7 @@ bad_as_is "--metric: bogus: not a metric" compare "$sample" "$sample" --metric b
 bad_as_is "--normalize: bogus: not a strategy" compare "$sample" "$sample" --normalize bogus
 bad_as_is "--ungated: ,,,,,,,,,,,,: more fields than the key has" compare "$sample" "$sample" --ungated ,,,,,,,,,,,,
 bad_as_is "history: FILE and DIR are needed" history
-bad_as_is "history: /nonexistent: not a results folder (no meta.json)" history "$tmp/h.csv" /nonexistent
+bad_as_is "history: /nonexistent: No such file or directory" history "$tmp/h.csv" /nonexistent
 bad_as_is "--tasks: 99999999999999999999999: too large" topo --tasks 99999999999999999999999
 bad_as_is "detect: --behaviour or --lifecycle is needed" detect
 bad_as_is "detect: --allow-drop-caches is needed" detect --behaviour
@@ -401,16 +401,58 @@ bad_as_is "model: $tmp/swapped-c2c.csv: line 2: 1: a row's PU is not its column'
 folder() { mkdir -p "$tmp/$1" && cp "$sample"/*.* "$tmp/$1/"; }
 folder torn
 head -c 300 "$sample/summary.csv" >"$tmp/torn/summary.csv"
-bad_as_is "summary.csv: no configurations (empty, or torn after its header)" show "$tmp/torn"
+bad_as_is "torn/summary.csv: cut off (no newline at its end)" show "$tmp/torn"
 folder torn-row
 head -c "$(($(head -1 "$sample/summary.csv" | wc -c) + 40))" "$sample/summary.csv" >"$tmp/torn-row/summary.csv"
-bad_as_is "summary.csv: line 2 is not CSV" show "$tmp/torn-row"
+bad_as_is "torn-row/summary.csv: cut off (no newline at its end)" show "$tmp/torn-row"
 folder nul
 printf 'strategy\0,x\n' >"$tmp/nul/summary.csv"
 bad_as_is "$tmp/nul/summary.csv: not text (a NUL byte)" show "$tmp/nul"
 folder quote
 printf 'a,b\n"unterminated,1\n' >"$tmp/quote/samples.csv"
 bad_as_is "samples.csv" compare "$sample" "$tmp/quote"
+
+
+# --- every reader of a results folder refuses one cut short, torn or unfinished, alike:
+# exit 2, one line naming the file and what is wrong, nothing written beside it ---
+reader_cases() {	# NAME FILE WANT: each folder made here from the sample, torn one way
+	folder header-only && head -1 "$sample/summary.csv" >"$tmp/header-only/summary.csv"
+	echo "header-only summary.csv no rows (empty, or torn after its header)"
+	folder short-row && { head -1 "$sample/summary.csv"; sed -n 2p "$sample/summary.csv" |
+		cut -d, -f1-9; } >"$tmp/short-row/summary.csv"
+	echo "short-row summary.csv line 2 is not CSV (torn, or not a summary.csv)"
+	folder cut-row && head -c -7 "$sample/summary.csv" >"$tmp/cut-row/summary.csv"
+	echo "cut-row summary.csv cut off (no newline at its end)"
+	folder garbage && head -c 2000 /dev/urandom | tr -d '\0' >"$tmp/garbage/summary.csv"
+	echo "garbage summary.csv "
+	folder cut-meta && head -c 300 "$sample/meta.json" >"$tmp/cut-meta/meta.json"
+	echo "cut-meta meta.json not JSON (cut off, or not hzfbench's)"
+	folder unfinished && sed -i 's/"complete": true/"complete": false/' "$tmp/unfinished/meta.json"
+	echo "unfinished meta.json \"complete\": false: its run was stopped or failed"
+	mkdir -p "$tmp/empty-folder"
+	echo "empty-folder meta.json No such file or directory: not a results folder"
+	echo "no-folder . No such file or directory"
+}
+reader_cases >"$tmp/cases"
+while read -r name file want; do
+	d=$tmp/$name
+	[ "$file" = . ] && file= || file=/$file
+	for cmd in show report "model --from" "history $tmp/never.csv" "compare $sample"; do
+		before=$(ls "$d" 2>/dev/null)
+		read -ra words <<<"$cmd"
+		(cd "$tmp" && exec "$OLDPWD/$bin" "${words[@]}" "$d") >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ "$rc" -ne 2 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] ||
+			! grep -qF -- "$d$file: $want" "$tmp/err"; then
+			fail "reader: ${words[0]} of a $name folder" "rc=$rc, want 2 and one line: $d$file: $want" \
+				"$(head -3 "$tmp/err")"
+		elif [ "$(ls "$d" 2>/dev/null)" != "$before" ] || [ -e "$tmp/never.csv" ]; then
+			fail "reader: ${words[0]} of a $name folder" "wrote beside it" "$(ls "$d" "$tmp/never.csv" 2>&1)"
+		else
+			ok "reader: ${words[0]} of a $name folder: 2, \"$d$file: $want\""
+		fi
+	done
+done <"$tmp/cases"
 
 bad "model: extra: unexpected argument" model extra
 

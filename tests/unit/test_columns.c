@@ -14,9 +14,11 @@
 
 #include "../../bench/strategy.h"
 #include "../../harness/analyze/model.h"
+#include "../../harness/cli/opt.h"
 #include "../../harness/doctor/sysinfo.h"
 #include "../../harness/out/buf.h"
 #include "../../harness/out/results.h"
+#include "../../harness/out/statsjson.h"
 #include "../../harness/run/perfctr.h"
 #include "synthetic.h"
 #include "test.h"
@@ -190,6 +192,11 @@ TEST(golden_results_csvs)
 	ASSERT_EQ(zf_results_write(&r, why, sizeof(why)), 0);
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		EXPECT_TRUE(same_as_golden(dir, files[i]));
+	snprintf(cmd, sizeof(cmd), "%s/stats.json", dir);
+	EXPECT_TRUE(access(cmd, F_OK) != 0);	/* not before the folder is complete */
+	ASSERT_EQ(zf_results_end(&r, true, why, sizeof(why)), 0);
+	EXPECT_TRUE(same_as_golden(dir, "stats.json"));
+	EXPECT_EQ(zf_results_complete(dir, why, sizeof(why)), 0);
 	zf_results_free(&r);
 	zf_topo_close(&topo);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
@@ -225,4 +232,26 @@ TEST(golden_model_csv)
 	EXPECT_TRUE(same_as_golden(out, "model.csv"));
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	EXPECT_EQ(system(cmd), 0);
+}
+
+/* the name's default placement and fault, the ones run and sweep take when not told */
+TEST(stats_json_defaults)
+{
+	const struct zf_opt_set *sets[] = { &zf_run_opts, &zf_sweep_opts };
+	size_t i, j, found = 0;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < sets[i]->n; j++) {
+			const struct zf_opt *o = &sets[i]->opts[j];
+			const char *want = !strcmp(o->name, "placement") ||
+					   !strcmp(o->name, "placements") ? ZF_STATS_DEFAULT_PLACEMENT :
+					   !strcmp(o->name, "fault") || !strcmp(o->name, "faults") ?
+					   ZF_STATS_DEFAULT_FAULT : NULL;
+
+			if (!want || !(o->cmds & sets[i]->cmd_bit) || !o->def)
+				continue;
+			EXPECT_STREQ(o->def, want);
+			found++;
+		}
+	EXPECT_EQ(found, 4);
 }

@@ -35,8 +35,10 @@ static int folder_meta(char *dir, size_t len, const struct zf_buf *rows, const c
 		return -1;
 	zf_buf_printf(&csv, KEY_COLUMNS ",rep,ns_per_fault\n");
 	zf_buf_append(&csv, rows->text, rows->len);
+	/* summary.csv: the folder's table, which zf_results_complete() reads; any rows do */
 	err = csv.oom || rows->oom || zf_write_atomic(dir, "meta.json", meta, strlen(meta)) ||
-	      zf_write_atomic(dir, "samples.csv", csv.text, csv.len);
+	      zf_write_atomic(dir, "samples.csv", csv.text, csv.len) ||
+	      zf_write_atomic(dir, "summary.csv", csv.text, csv.len);
 	zf_buf_free(&csv);
 	return err ? -1 : 0;
 }
@@ -48,8 +50,8 @@ static int folder(char *dir, size_t len, const struct zf_buf *rows)
 
 static void remove_folder(const char *dir)
 {
-	static const char *const files[] = { "meta.json", "samples.csv", "compare.csv",
-					     "compare.json" };
+	static const char *const files[] = { "meta.json", "samples.csv", "summary.csv",
+					     "compare.csv", "compare.json" };
 	char path[PATH_MAX + 32];
 	size_t i;
 
