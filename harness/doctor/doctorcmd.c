@@ -269,10 +269,11 @@ int zf_doctor_main(int argc, char **argv)
 		err = ignore_check(o.ignore);
 	if (err)
 		return err;
-	snprintf(state, sizeof(state), "%s", o.state ? o.state : "");
-	if (!o.state && (size_t)snprintf(state, sizeof(state), "%s%s", zf_doctor_root(),
-					 ZF_TUNE_STATE) >= sizeof(state))
-		return zf_bad_value("$HZF_SYSROOT", zf_doctor_root(), "too long");
+	/* the default under the root: a fabricated machine's state is its own */
+	if ((size_t)snprintf(state, sizeof(state), "%s%s", o.state ? "" : zf_doctor_root(),
+			     o.state ? o.state : ZF_TUNE_STATE) >= sizeof(state))
+		return zf_bad_value(o.state ? "--state" : "$HZF_SYSROOT",
+				    o.state ? o.state : zf_doctor_root(), "too long");
 	if (o.reset)
 		return zf_tune_reset(zf_doctor_root(), state);
 	if (o.tasks && zf_parse_num_opt("--tasks", o.tasks, 1, INT_MAX, &ntasks))
