@@ -184,6 +184,32 @@ if doc --reset >"$tmp/out" 2>"$tmp/err"; [ $? = 2 ] && [ ! -s "$tmp/out" ] && [ 
 else
 	fail "doctor --reset with no state" "$(cat "$tmp/out" "$tmp/err")"
 fi
+# root writes what a state says: one others may write, one of another root, or
+# one that names a file --tune never writes, is refused before any write
+doc --tune --tasks 1 >/dev/null 2>&1
+rm -rf "$tmp/sysroot.tuned"
+cp -a "$root" "$tmp/sysroot.tuned"
+chmod o+w "$state"
+doc --reset >"$tmp/out" 2>"$tmp/err1"
+rc1=$?
+chmod o-w "$state"
+HZF_SYSROOT=$tmp/sysroot.tuned $bin doctor --reset --state "$state" >>"$tmp/out" 2>"$tmp/err2"
+rc2=$?
+cp "$state" "$tmp/state.good"
+sed -i 's|"/proc/sys/kernel/numa_balancing"|"/proc/sys/kernel/core_pattern"|' "$state"
+doc --reset >>"$tmp/out" 2>"$tmp/err3"
+rc3=$?
+if [ "$rc1$rc2$rc3" = 222 ] && [ ! -s "$tmp/out" ] && diff -r -x var "$tmp/sysroot.tuned" "$root" >/dev/null &&
+	[ "$(cat "$tmp/err1" "$tmp/err2" "$tmp/err3" | wc -l)" = 3 ] &&
+	grep -q 'writable by others: not trusted$' "$tmp/err1" &&
+	grep -q "tuned under root \"$root\", not \"$tmp/sysroot.tuned\"" "$tmp/err2" &&
+	grep -q ': not a file --tune writes$' "$tmp/err3" &&
+	mv "$tmp/state.good" "$state" && doc --reset >/dev/null && diff -r "$tmp/sysroot.was" "$root"; then
+	ok "doctor --reset refuses a state others may write, of another root, or naming another file"
+else
+	fail "doctor --reset refuses an untrusted state" "exit $rc1 $rc2 $rc3" \
+		"$(cat "$tmp/out" "$tmp/err1" "$tmp/err2" "$tmp/err3")"
+fi
 # a write the kernel refuses (sysfs's read-only file) said, the rest made, the state
 # left with what was made; THP's enabled set and put back as the kernel takes it
 ro=/sys/kernel/mm/transparent_hugepage/hpage_pmd_size
