@@ -96,6 +96,19 @@ else
 	fail "doctor --strict --ignore what warns: exit 0" "$(cat "$tmp/err")"
 fi
 
+# --tune of this machine by a user: refused before anything (the state named is
+# in no folder, so that a broken check cannot leave one)
+as_user=()
+[ "$(id -u)" != 0 ] || as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+if [ "$(id -u)" = 0 ] && ! command -v setpriv >/dev/null; then
+	skip "doctor --tune as a user" "root, and no setpriv to be another user"
+elif "${as_user[@]}" "$bin" doctor --tune --state /nonexistent/state >"$tmp/out" 2>"$tmp/err"; [ $? = 2 ] &&
+	[ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = "hzfbench: doctor: --tune: writes /sys and /proc: run it as root" ]; then
+	ok "doctor --tune as a user: refused in one line, exit 2"
+else
+	fail "doctor --tune as a user: refused in one line" "$(cat "$tmp/out" "$tmp/err")"
+fi
+
 # a fabricated machine of two PUs ($HZF_SYSROOT), quiet but for what --tune fixes
 put() { mkdir -p "$(dirname "$root/$1")" && printf '%b' "$2" >"$root/$1"; }
 root=$tmp/sysroot

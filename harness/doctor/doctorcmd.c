@@ -239,8 +239,14 @@ static int doctor_tune(struct zf_topo *topo, const struct zf_plan *plan, const c
 	struct zf_tune_ask ask = { .all = hwloc_topology_get_topology_cpuset(topo->t),
 				   .thp = thp };
 	hwloc_bitmap_t cpus;
-	int err = zf_doctor_cpus(topo, plan, 1, &cpus);
+	int err;
 
+	/* a user's every write refused, one line each, helps no one */
+	if (!zf_doctor_root()[0] && geteuid() != 0) {
+		fprintf(stderr, "hzfbench: doctor: --tune: writes /sys and /proc: run it as root\n");
+		return 2;
+	}
+	err = zf_doctor_cpus(topo, plan, 1, &cpus);
 	if (err) {
 		fprintf(stderr, "hzfbench: doctor: %s\n", strerror(-err));
 		return 2;
