@@ -157,6 +157,7 @@ int zf_tune_run(const char *root, const struct zf_tune_ask *ask, const char *sta
 		snprintf(full, sizeof(full), "%s%s", root, f->path);
 		err = zf_write_file(full, f->now);
 		if (err) {
+			fflush(stdout);	/* in a log, each refusal where it happened */
 			fprintf(stderr, "hzfbench: doctor: --tune: %s: cannot write %s: %s\n", f->path,
 				f->now, strerror(-err));
 			keep[i] = false;
@@ -260,6 +261,7 @@ int zf_tune_reset(const char *root, const char *state)
 		snprintf(full, sizeof(full), "%s%s", root, f->path);
 		e = zf_write_file(full, f->restore);
 		if (e) {
+			fflush(stdout);
 			fprintf(stderr, "hzfbench: doctor: --reset: %s: cannot write back %.*s: %s\n",
 				f->path, SHOWN(f->restore), strerror(-e));
 			keep[i] = true;
