@@ -74,6 +74,11 @@ usage: ./run.sh [options] [-- sweep options...]
                    wall time beside the planned (also in DIR/plan.txt)
   --no-install     do not install missing packages; fail and name them (make dist's
                    bundle installs nothing either way)
+  --tune           as root: hzfbench doctor --tune before anything is measured
+                   (cpufreq governor, boost, NUMA balancing, NMI watchdog,
+                   perf_event_paranoid, the huge zero page), and hzfbench doctor
+                   --reset to put it all back at the end, on an error, Ctrl-C or
+                   SIGTERM too
   -h, --help       this text
 Anything after -- goes to `hzfbench sweep` as it is (see `build/hzfbench sweep --help`).
 TXT
@@ -87,7 +92,7 @@ TXT
 reps=auto max_reps=7 min_ms=100 size=16G target_ci='' tasks=''
 out='' tag='' fault_ns=auto install=1 kernel=1 set_thp='' perf=()
 ci=0 history=results/history.csv baseline='' threshold=50 fresh_c2c=0 ungated=() kernels=0
-plan=0 with_plan=0 c2c_pairs='' c2c_rounds='' zero_size=''
+plan=0 with_plan=0 c2c_pairs='' c2c_rounds='' zero_size='' tune=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out|--reps|--max-reps|--target-ci|--tag|--min-ms|--size|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold|--ungated|--c2c-pairs|--c2c-rounds|--zero-size)
@@ -113,6 +118,7 @@ while [ $# -gt 0 ]; do
 		esac
 		shift 2 ;;
 	--no-install) install=0; shift ;;
+	--tune) tune=1; shift ;;
 	--fresh-c2c) fresh_c2c=1; shift ;;
 	--plan) plan=1; shift ;;
 	--with-plan) with_plan=1; shift ;;
@@ -137,6 +143,10 @@ if [ "${#ungated[@]}" -gt 0 ] && [ -z "$baseline" ]; then
 fi
 if [ "$((plan + with_plan))" -gt 0 ] && { [ "$ci" -eq 1 ] || [ "$kernels" -eq 1 ]; }; then
 	echo "run.sh: --plan, --with-plan: plan the main job, not --ci or --kernels" >&2
+	exit 2
+fi
+if [ "$kernels" -eq 1 ] && [ "$tune" -eq 1 ]; then
+	echo "run.sh: --tune: not with --kernels (the guests are not this machine)" >&2
 	exit 2
 fi
 if [ "$kernels" -eq 1 ] && [ "$ci" -eq 1 ]; then
@@ -195,6 +205,26 @@ tasks=${tasks:-$(default_of sweep tasks)}
 zero_size=${zero_size:-$(default_of zeroout zero-size)}
 c2c_pairs=${c2c_pairs:-$(default_of c2c max-pairs)}
 c2c_rounds=${c2c_rounds:-$(default_of c2c rounds)}
+# at exit, whatever ends the run: the machine as it was, and no folder left behind
+tuned=0 before=''
+cleanup() {
+	[ -z "$before" ] || rm -rf "$before"
+	if [ "$tuned" -eq 1 ]; then
+		tuned=0
+		"$bin" doctor --reset || echo "run.sh: --tune: hzfbench doctor --reset failed (see above)" >&2
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+if [ "$tune" -eq 1 ] && [ "$plan" -eq 0 ]; then
+	# 1: a write refused, said; the rest made and kept in the state. 2: nothing changed
+	rc=0
+	"$bin" doctor --tune || rc=$?
+	[ "$rc" -le 1 ] || exit "$rc"
+	tuned=1
+	[ "$rc" -eq 0 ] || echo "run.sh: --tune: some fixes were refused (above): measuring anyway" >&2
+fi
 # what on this machine can skew the figures, with the fixes (meta.json keeps it all)
 [ "$plan" -eq 1 ] || $bin doctor --warnings >&2 || true
 tagged=()
@@ -345,13 +375,12 @@ stage() {	# NAME: the previous stage ends, this one starts
 	[ -z "$stage_t0" ] || stages+=("$stage_name,$(awk -v a="$stage_t0" -v b="$now" 'BEGIN { printf "%.1f", b - a }')")
 	stage_name=$1 stage_t0=$now
 }
-before=''
 if [ "$virt" -eq 1 ] && [ "$(nproc)" -ge 2 ]; then
 	# a VM's hand-off can change during the sweep: measured before it too, to tell
+	# (cleanup removes the folder)
 	stage c2c-before
 	before=$(mktemp -d)
-	trap 'rm -rf "$before"' EXIT
-	"$bin" "${c2c_args[@]}" --out "$before/m" >/dev/null 2>&1 || before=''
+	"$bin" "${c2c_args[@]}" --out "$before/m" >/dev/null 2>&1 || rm -rf "$before/m"
 fi
 stage sweep
 "$bin" "${args[@]}" "$@" || exit

@@ -169,6 +169,50 @@ if ! ./run.sh --plan --no-install --no-kernel --tasks 1 --size 3X >"$tmp/log" 2>
 else
 	fail "run.sh --size reaches the sweep: 3X refused in one line" "$(cat "$tmp/log")"
 fi
+# run.sh --tune on a fabricated machine ($HZF_SYSROOT): doctor --tune before the
+# short --ci sweep, --reset after it, and on SIGTERM; every file as it was
+sysroot() {	# DIR: a noisy machine of this one's PUs, and a copy of it in DIR.was
+	local cpu
+	for cpu in $(seq 0 $(($(nproc) - 1))); do
+		mkdir -p "$1/sys/devices/system/cpu/cpu$cpu/cpufreq"
+		echo schedutil >"$1/sys/devices/system/cpu/cpu$cpu/cpufreq/scaling_governor"
+	done
+	mkdir -p "$1/proc/sys/kernel" "$1/sys/kernel/mm/transparent_hugepage" "$1/var/tmp"
+	echo 1 >"$1/proc/sys/kernel/numa_balancing"
+	echo 0 >"$1/sys/kernel/mm/transparent_hugepage/use_zero_page"
+	cp -a "$1" "$1.was"
+}
+sysroot "$tmp/tuneroot"
+if HZF_SYSROOT=$tmp/tuneroot ./run.sh --ci --tune --no-install --history "$tmp/tune.csv" \
+	--out "$tmp/tuneci" -- --reps 1 --min-ms 10 >"$tmp/log" 2>&1 &&
+	[ "$(grep -c '^tune: .* -> ' "$tmp/log")" = $(($(nproc) + 2)) ] &&
+	grep -qx 'tune: /proc/sys/kernel/numa_balancing: 1 -> 0' "$tmp/log" &&
+	[ "$(grep -c '^reset: .* -> ' "$tmp/log")" = $(($(nproc) + 2)) ] &&
+	[ "$(grep -n '^tune: ' "$tmp/log" | tail -1 | cut -d: -f1)" -lt "$(grep -n '^ci: results=' "$tmp/log" | cut -d: -f1)" ] &&
+	[ "$(grep -n '^ci: results=' "$tmp/log" | cut -d: -f1)" -lt "$(grep -n '^reset: ' "$tmp/log" | head -1 | cut -d: -f1)" ] &&
+	diff -r "$tmp/tuneroot.was" "$tmp/tuneroot"; then
+	ok "run.sh --tune: doctor --tune before the sweep, --reset after it, every file as it was"
+else
+	fail "run.sh --tune: tuned around the sweep, put back" "$(cat "$tmp/log")"
+fi
+sysroot "$tmp/termroot"
+HZF_SYSROOT=$tmp/termroot setsid ./run.sh --ci --tune --no-install --history "$tmp/term.csv" \
+	--out "$tmp/termci" -- --reps 50 --min-ms 100 >"$tmp/log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	grep -q '^doctor: warn\|^ci:' "$tmp/log" && break
+	sleep 0.1
+done
+sleep 0.5
+kill -TERM -- -"$pid"
+wait "$pid"
+rc=$?
+if [ "$rc" = 143 ] && grep -q '^reset: .* put back; .* removed$' "$tmp/log" && ! grep -q '^ci: results=' "$tmp/log" &&
+	diff -r "$tmp/termroot.was" "$tmp/termroot"; then
+	ok "run.sh --tune: SIGTERM during the sweep: exit 143, every file put back"
+else
+	fail "run.sh --tune: SIGTERM during the sweep puts every file back" "exit $rc" "$(cat "$tmp/log")"
+fi
 
 if $bin show "$tmp/sweep" | grep -q "ns per fault, most tasks over 1 task"; then
 	ok "show prints a results folder"

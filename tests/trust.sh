@@ -75,6 +75,175 @@ else
 	fail "doctor --json parses" "$(head -c 400 "$tmp/doc.json")"
 fi
 
+# --- doctor --strict, --tune and --reset ---
+# --strict on this machine: exit 1 exactly when a factor warns, naming them
+$bin doctor --strict --warnings --sample-ms 50 >"$tmp/strict" 2>"$tmp/err"
+rc=$?
+warned=$(sed -n 's/^doctor: warn \([a-z_]*\): .*/\1/p' "$tmp/strict" | paste -sd, -)
+if [ -n "$warned" ] && [ "$rc" = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+	grep -qx "hzfbench: doctor: --strict: warns: ${warned//,/, } (--ignore FACTOR,... lets one pass)" "$tmp/err"; then
+	ok "doctor --strict: exit 1, naming what warns here ($warned)"
+elif [ -z "$warned" ] && [ "$rc" = 0 ] && [ ! -s "$tmp/err" ]; then
+	ok "doctor --strict: exit 0, nothing warns here"
+else
+	fail "doctor --strict: exit 1 exactly when a factor warns" "exit $rc, warned $warned" "$(cat "$tmp/err")"
+fi
+# those ignored (and the sampled two, which may warn the next time): exit 0
+if $bin doctor --strict --ignore "${warned:+$warned,}load,steal" --sample-ms 50 >/dev/null 2>"$tmp/err" &&
+	[ ! -s "$tmp/err" ]; then
+	ok "doctor --strict --ignore ${warned:+$warned,}load,steal: exit 0"
+else
+	fail "doctor --strict --ignore what warns: exit 0" "$(cat "$tmp/err")"
+fi
+
+# --tune of this machine by a user: refused before anything (the state named is
+# in no folder, so that a broken check cannot leave one)
+as_user=()
+[ "$(id -u)" != 0 ] || as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+if [ "$(id -u)" = 0 ] && ! command -v setpriv >/dev/null; then
+	skip "doctor --tune as a user" "root, and no setpriv to be another user"
+elif "${as_user[@]}" "$bin" doctor --tune --state /nonexistent/state >"$tmp/out" 2>"$tmp/err"; [ $? = 2 ] &&
+	[ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = "hzfbench: doctor: --tune: writes /sys and /proc: run it as root" ]; then
+	ok "doctor --tune as a user: refused in one line, exit 2"
+else
+	fail "doctor --tune as a user: refused in one line" "$(cat "$tmp/out" "$tmp/err")"
+fi
+
+# a fabricated machine of two PUs ($HZF_SYSROOT), quiet but for what --tune fixes
+put() { mkdir -p "$(dirname "$root/$1")" && printf '%b' "$2" >"$root/$1"; }
+root=$tmp/sysroot
+for cpu in 0 1; do
+	put sys/devices/system/cpu/cpu$cpu/cpufreq/scaling_governor 'powersave\n'
+	put sys/devices/system/cpu/cpu$cpu/cpufreq/scaling_driver 'intel_pstate\n'
+	put sys/devices/system/cpu/cpu$cpu/topology/thread_siblings_list "$cpu\n"
+done
+put sys/devices/system/cpu/intel_pstate/no_turbo '0\n'
+put sys/devices/system/cpu/smt/active '0\n'
+put sys/devices/system/cpu/isolated '0-1\n'
+put sys/devices/system/clocksource/clocksource0/current_clocksource 'tsc\n'
+put sys/devices/system/clocksource/clocksource0/available_clocksource 'tsc hpet\n'
+put sys/kernel/mm/transparent_hugepage/enabled 'always madvise [never]\n'
+put sys/kernel/mm/transparent_hugepage/defrag 'always defer [madvise] never\n'
+put sys/kernel/mm/transparent_hugepage/use_zero_page '0\n'
+put proc/sys/kernel/numa_balancing '1\n'
+put proc/sys/kernel/nmi_watchdog '1\n'
+put proc/sys/kernel/perf_event_paranoid '4\n'
+put proc/cpuinfo 'processor\t: 0\nflags\t\t: fpu sse2\n'
+put proc/loadavg '0.00 0.00 0.00 1/100 4242\n'
+put proc/irq/0/smp_affinity_list '0-1\n'
+put proc/irq/24/smp_affinity_list '1\n'
+put proc/irq/120/smp_affinity_list '0\n'
+put proc/irq/default_smp_affinity '3\n'
+mkdir -p "$root/var/tmp"
+cp -a "$root" "$tmp/sysroot.was"
+state=$root/var/tmp/hzfbench-tune.state
+doc() { HZF_SYSROOT=$root HWLOC_SYNTHETIC="pack:1 core:2 pu:1" $bin doctor "$@"; }
+# perf_event_paranoid 4 does not hold root back
+pep=', perf_event_paranoid'
+[ "$(id -u)" != 0 ] || pep=''
+if doc --strict --sample-ms 1 >/dev/null 2>"$tmp/err"; [ $? = 1 ] &&
+	grep -qx "hzfbench: doctor: --strict: warns: cpufreq, boost, thp, numa_balancing$pep, nmi_watchdog (--ignore FACTOR,... lets one pass)" "$tmp/err" &&
+	doc --strict --ignore "cpufreq,boost,thp,numa_balancing${pep/, /,},nmi_watchdog" --sample-ms 1 >/dev/null 2>&1; then
+	ok "doctor --strict on a fabricated machine: exit 1 naming what warns, 0 with those ignored"
+else
+	fail "doctor --strict on a fabricated machine" "$(cat "$tmp/err")"
+fi
+# --tune for PU 0 alone: every fix made, one line each, the IRQs on PU 0 moved to PU 1
+cat >"$tmp/want" <<'TXT'
+tune: /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor: powersave -> performance
+tune: /sys/devices/system/cpu/intel_pstate/no_turbo: 0 -> 1
+tune: /proc/sys/kernel/numa_balancing: 1 -> 0
+tune: /proc/sys/kernel/nmi_watchdog: 1 -> 0
+tune: /proc/sys/kernel/perf_event_paranoid: 4 -> 1
+tune: /sys/kernel/mm/transparent_hugepage/use_zero_page: 0 -> 1
+tune: /proc/irq/0/smp_affinity_list: 0-1 -> 1
+tune: /proc/irq/120/smp_affinity_list: 0 -> 1
+TXT
+echo "tune: 8 changed, 0 refused; $state keeps what was there (hzfbench doctor --reset puts it back)" >>"$tmp/want"
+if doc --tune --tasks 1 >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ] && diff "$tmp/want" "$tmp/out" &&
+	[ "$(cat "$root/proc/irq/120/smp_affinity_list")" = 1 ] &&
+	[ "$(cat "$root/proc/sys/kernel/numa_balancing")" = 0 ] &&
+	[ "$(diff -rq "$tmp/sysroot.was" "$root" | wc -l)" = 9 ] && [ -s "$state" ]; then
+	ok "doctor --tune: the eight fixes made and said, the state kept, nothing else written"
+else
+	fail "doctor --tune: the eight fixes made and said" "$(cat "$tmp/out" "$tmp/err")" \
+		"$(diff -rq "$tmp/sysroot.was" "$root")"
+fi
+if doc --strict --tasks 1 --sample-ms 1 >/dev/null 2>"$tmp/err"; [ $? = 1 ] &&
+	grep -qx 'hzfbench: doctor: --strict: warns: thp (--ignore FACTOR,... lets one pass)' "$tmp/err"; then
+	ok "doctor --strict after --tune: only THP's never left (no --set-thp)"
+else
+	fail "doctor --strict after --tune: only THP warns" "$(cat "$tmp/err")"
+fi
+cp -a "$root" "$tmp/sysroot.tuned"
+if doc --tune --set-thp madvise >"$tmp/out" 2>"$tmp/err"; [ $? = 2 ] && [ ! -s "$tmp/out" ] &&
+	[ "$(cat "$tmp/err")" = "hzfbench: doctor: --tune: $state: a tune not reset yet (hzfbench doctor --reset first)" ] &&
+	diff -r "$tmp/sysroot.tuned" "$root" >/dev/null; then
+	ok "doctor --tune over a state not reset: refused in one line, exit 2, nothing written"
+else
+	fail "doctor --tune twice refused" "$(cat "$tmp/out" "$tmp/err")"
+fi
+if doc --reset >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ] && [ ! -e "$state" ] &&
+	[ "$(grep -c '^reset: ' "$tmp/out")" = 9 ] &&
+	grep -qx 'reset: /proc/irq/0/smp_affinity_list: 1 -> 0-1' "$tmp/out" &&
+	diff -r "$tmp/sysroot.was" "$root"; then
+	ok "doctor --reset: every file byte for byte as it was, the state removed"
+else
+	fail "doctor --reset: every file as it was" "$(cat "$tmp/out" "$tmp/err")"
+fi
+if doc --reset >"$tmp/out" 2>"$tmp/err"; [ $? = 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+	grep -q "^hzfbench: doctor: --reset: $state: No such file or directory" "$tmp/err"; then
+	ok "doctor --reset with no state: one line, exit 2"
+else
+	fail "doctor --reset with no state" "$(cat "$tmp/out" "$tmp/err")"
+fi
+# root writes what a state says: one others may write, one of another root, or
+# one that names a file --tune never writes, is refused before any write
+doc --tune --tasks 1 >/dev/null 2>&1
+rm -rf "$tmp/sysroot.tuned"
+cp -a "$root" "$tmp/sysroot.tuned"
+chmod o+w "$state"
+doc --reset >"$tmp/out" 2>"$tmp/err1"
+rc1=$?
+chmod o-w "$state"
+HZF_SYSROOT=$tmp/sysroot.tuned $bin doctor --reset --state "$state" >>"$tmp/out" 2>"$tmp/err2"
+rc2=$?
+cp "$state" "$tmp/state.good"
+sed -i 's|"/proc/sys/kernel/numa_balancing"|"/proc/sys/kernel/core_pattern"|' "$state"
+doc --reset >>"$tmp/out" 2>"$tmp/err3"
+rc3=$?
+if [ "$rc1$rc2$rc3" = 222 ] && [ ! -s "$tmp/out" ] && diff -r -x var "$tmp/sysroot.tuned" "$root" >/dev/null &&
+	[ "$(cat "$tmp/err1" "$tmp/err2" "$tmp/err3" | wc -l)" = 3 ] &&
+	grep -q 'writable by others: not trusted$' "$tmp/err1" &&
+	grep -q "tuned under root \"$root\", not \"$tmp/sysroot.tuned\"" "$tmp/err2" &&
+	grep -q ': not a file --tune writes$' "$tmp/err3" &&
+	mv "$tmp/state.good" "$state" && doc --reset >/dev/null && diff -r "$tmp/sysroot.was" "$root"; then
+	ok "doctor --reset refuses a state others may write, of another root, or naming another file"
+else
+	fail "doctor --reset refuses an untrusted state" "exit $rc1 $rc2 $rc3" \
+		"$(cat "$tmp/out" "$tmp/err1" "$tmp/err2" "$tmp/err3")"
+fi
+# a write the kernel refuses (sysfs's read-only file) said, the rest made, the state
+# left with what was made; THP's enabled set and put back as the kernel takes it
+ro=/sys/kernel/mm/transparent_hugepage/hpage_pmd_size
+if [ -r $ro ] && [ "$(cat $ro)" != 0 ]; then
+	rm "$root/proc/sys/kernel/nmi_watchdog"
+	ln -s $ro "$root/proc/sys/kernel/nmi_watchdog"
+	if doc --tune --tasks 1 --set-thp madvise --state "$tmp/state" >"$tmp/out" 2>"$tmp/err"; [ $? = 1 ] &&
+		[ "$(cat "$tmp/err")" = "hzfbench: doctor: --tune: /proc/sys/kernel/nmi_watchdog: cannot write 0: Permission denied" ] &&
+		grep -qx 'tune: /sys/kernel/mm/transparent_hugepage/enabled: never -> madvise' "$tmp/out" &&
+		grep -q '^tune: 8 changed, 1 refused;' "$tmp/out" && ! grep -q nmi_watchdog "$tmp/state" &&
+		doc --reset --state "$tmp/state" >"$tmp/out" 2>"$tmp/err" && [ ! -e "$tmp/state" ] &&
+		[ "$(cat "$root/sys/kernel/mm/transparent_hugepage/enabled")" = never ] &&
+		[ "$(diff -rq "$tmp/sysroot.was" "$root" | wc -l)" = 2 ]; then
+		ok "doctor --tune: a write refused said in one line, exit 1, the rest made and put back"
+	else
+		fail "doctor --tune: a write refused" "$(cat "$tmp/out" "$tmp/err")" "$(diff -rq "$tmp/sysroot.was" "$root")"
+	fi
+else
+	skip "doctor --tune: a write refused" "no $ro to stand for a file the kernel will not write"
+fi
+
 # --- the overlap and CPU/wall: a hog on one task's CPU, then none ---
 if [ "$(nproc)" -lt 2 ]; then
 	skip "a CPU hog beside one of two tasks" "one CPU"

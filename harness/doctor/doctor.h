@@ -62,6 +62,8 @@ typedef void (*zf_doctor_probe_fn)(const struct zf_doctor_ctx *ctx,
 				   const struct zf_doctor_sample *s, struct zf_doctor_factor *f);
 /* the probe of that name, or NULL */
 zf_doctor_probe_fn zf_doctor_probe(const char *name);
+/* the i-th factor's name, in the table's order; NULL past the last */
+const char *zf_doctor_probe_name(size_t i);
 /* the sampled factors (steal, load) over ctx->sample_ms; freed with zf_doctor_sample_free */
 struct zf_doctor_sample *zf_doctor_sample(const struct zf_doctor_ctx *ctx);
 void zf_doctor_sample_free(struct zf_doctor_sample *s);

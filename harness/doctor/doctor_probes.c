@@ -209,6 +209,11 @@ zf_doctor_probe_fn zf_doctor_probe(const char *name)
 	return NULL;
 }
 
+const char *zf_doctor_probe_name(size_t i)
+{
+	return i < sizeof(probes) / sizeof(probes[0]) ? probes[i].name : NULL;
+}
+
 void zf_doctor_probes_run(const struct zf_doctor_ctx *ctx, const struct zf_doctor_sample *s,
 			  struct zf_doctor *d)
 {

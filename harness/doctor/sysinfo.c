@@ -72,6 +72,25 @@ int zf_read_file(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+int zf_write_file(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	ssize_t n;
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
 int zf_read_file_alloc(const char *path, char **text, size_t *len)
 {
 	size_t cap = 16384, n = 0;

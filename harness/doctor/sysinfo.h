@@ -42,6 +42,11 @@ int zf_read_file(const char *path, char *buf, size_t len);
  * -errno, -EFBIG past 64 MiB
  */
 int zf_read_file_alloc(const char *path, char **text, size_t *len);
+/*
+ * text written to an existing file (a sysfs or procfs knob) in one write();
+ * -errno, -EIO when the kernel took less. Async-signal-safe: open, write, close.
+ */
+int zf_write_file(const char *path, const char *text);
 /* the folder this binary is in (/proc/self/exe's); -errno */
 int zf_exe_dir(char *dir, size_t len);
 /* "always [madvise] never" -> "madvise"; the text itself when there is no [] */

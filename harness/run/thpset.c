@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* --set-thp: write THP sysfs, put it back at exit and on a signal: see thpset.h. */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -30,26 +29,6 @@ const struct zf_thp_saved *zf_thp_saved(void)
 	return &saved;
 }
 
-/* async-signal-safe: open, write, close */
-static int write_knob(const char *path, const char *value)
-{
-	size_t len = strlen(value);
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	ssize_t n;
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, value, len);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != len)
-		err = -EIO;
-	if (close(fd) && !err)
-		err = -errno;
-	return err;
-}
-
 static int read_choice(const char *path, char *out, size_t len)
 {
 	char text[256];
@@ -65,9 +44,9 @@ void zf_thp_restore(void)
 	if (!saved.active || getpid() != owner || atomic_exchange(&restored, true))
 		return;
 	if (enabled_changed)
-		write_knob(enabled_path, saved.enabled_was);
+		zf_write_file(enabled_path, saved.enabled_was);
 	if (zero_changed)
-		write_knob(zero_path, saved.zero_was);
+		zf_write_file(zero_path, saved.zero_was);
 }
 
 static void on_signal(int sig)
@@ -121,13 +100,13 @@ int zf_thp_set(const char *mode, char *why, size_t len)
 
 	if (strcmp(saved.enabled_was, mode)) {
 		enabled_changed = true;
-		err = write_knob(enabled_path, mode);
+		err = zf_write_file(enabled_path, mode);
 		if (err)
 			return failed(why, len, enabled_path, err);
 	}
 	if (strcmp(saved.zero_was, "1")) {
 		zero_changed = true;
-		err = write_knob(zero_path, "1");
+		err = zf_write_file(zero_path, "1");
 		if (err) {
 			zf_thp_restore();
 			return failed(why, len, zero_path, err);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * --set-thp: the one place hzfbench writes sysfs. It sets THP `enabled` to
- * the mode asked for and `use_zero_page` to 1 where it was 0, and puts back
- * what it found at exit, on SIGINT, SIGTERM and SIGHUP. Only the process that
- * set it restores it: forked tasks inherit the handlers and skip the restore.
+ * --set-thp: one of the two places hzfbench writes sysfs (doctor --tune, in
+ * tune.c, is the other). It sets THP `enabled` to the mode asked for and
+ * `use_zero_page` to 1 where it was 0, and puts back what it found at exit,
+ * on SIGINT, SIGTERM and SIGHUP. Only the process that set it restores it:
+ * forked tasks inherit the handlers and skip the restore.
  */
 #ifndef HZF_THPSET_H
 #define HZF_THPSET_H

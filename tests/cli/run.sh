@@ -372,6 +372,14 @@ bad_as_is "--placement: node:99: " doctor --placement node:99
 bad_as_is "--placement: wide: " doctor --placement wide
 bad_as_is "--tasks: 0: too small" doctor --tasks 0
 bad_as_is "--tasks: 99: " doctor --tasks 99
+bad_as_is "--ignore: bogus: not a factor (cpufreq, boost, smt, hypervisor, steal, thp, numa_balancing, perf_event_paranoid, nmi_watchdog, isolation, clocksource, load)" doctor --strict --ignore hypervisor,bogus
+bad_as_is "doctor: --ignore: needs --strict" doctor --ignore load
+bad_as_is "doctor: --tune and --reset: one or the other" doctor --tune --reset
+bad_as_is "doctor: --tune, --reset: not with --json, --warnings or --strict" doctor --reset --strict
+bad_as_is "doctor: --set-thp: needs --tune" doctor --set-thp madvise
+bad_as_is "--set-thp: never: not madvise or always" doctor --tune --set-thp never
+bad_as_is "doctor: --state: needs --tune or --reset" doctor --state /nonexistent/state
+bad_as_is "--state: \"\": empty file name" doctor --reset --state ''
 bad_as_is "--topology: /etc/passwd: cannot be loaded" topo --topology /etc/passwd
 bad_as_is "probe: extra: unexpected argument" probe extra
 bad_as_is "strategies: extra: unexpected argument" strategies extra
