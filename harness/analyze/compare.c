@@ -192,15 +192,15 @@ static void one_side_only(struct comparison *c)
 			if (base->first[i] && !zf_cmp_has_key(s, base->keys[i])) {
 				zf_buf_printf(&c->missing, "  only in %s, not in %s: %s\n",
 					      base->label, s->label, base->keys[i]);
-				c->tally[k].one_side_only++;
+				c->counts[k].one_side_only++;
 			}
 		for (i = 0; i < s->csv.nrows; i++)
 			if (s->first[i] && !zf_cmp_has_key(base, s->keys[i])) {
 				zf_buf_printf(&c->missing, "  only in %s, not in %s: %s\n",
 					      s->label, base->label, s->keys[i]);
-				c->tally[k].one_side_only++;
+				c->counts[k].one_side_only++;
 			}
-		c->tally[0].one_side_only += c->tally[k].one_side_only;
+		c->counts[0].one_side_only += c->counts[k].one_side_only;
 	}
 }
 
@@ -265,19 +265,19 @@ static int run_tests(struct comparison *c, double *a, double *b)
 				continue;	/* itself over itself: 1, always */
 			for (k = 1; k < c->nsides; k++)
 				if (test_one(c, m, i, k, col, a, b) && !m)
-					c->tally[k].matched++;
+					c->counts[k].matched++;
 		}
 	}
 	free(col);
 	if (!col)
 		return 2;
 	for (k = 1; k < c->nsides; k++) {
-		if (!c->tally[k].matched) {
+		if (!c->counts[k].matched) {
 			fprintf(stderr, "hzfbench: compare: %s and %s have no configuration in common\n",
 				base->dir, c->sides[k].dir);
 			return 2;
 		}
-		c->tally[0].matched += c->tally[k].matched;
+		c->counts[0].matched += c->counts[k].matched;
 	}
 	return 0;
 }
@@ -291,7 +291,7 @@ static void judge(struct comparison *c)
 
 	for (r = 0; r < c->ntests; r++) {
 		struct test *w = &c->tests[r];
-		struct tally *t = &c->tally[w->folder];
+		struct folder_counts *t = &c->counts[w->folder];
 		bool significant = w->p_adj < o->alpha;
 
 		w->verdict = "same";
@@ -299,15 +299,15 @@ static void judge(struct comparison *c)
 		    ungated(o, &base->csv, &base->key, w->at)) {
 			w->verdict = "regressed-ungated";	/* shown, never the exit status */
 			t->ungated++;
-			c->tally[0].ungated++;
+			c->counts[0].ungated++;
 		} else if (significant && w->worse > o->threshold_pct) {
 			w->verdict = "regressed";
 			t->regressed++;
-			c->tally[0].regressed++;
+			c->counts[0].regressed++;
 		} else if (significant && -w->worse > o->threshold_pct) {
 			w->verdict = "improved";
 			t->improved++;
-			c->tally[0].improved++;
+			c->counts[0].improved++;
 		}
 	}
 }
@@ -338,8 +338,8 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 	double *a = NULL, *b = NULL;
 
 	c.sides = calloc(c.nsides, sizeof(*c.sides));
-	c.tally = calloc(c.nsides, sizeof(*c.tally));
-	if (!c.sides || !c.tally)
+	c.counts = calloc(c.nsides, sizeof(*c.counts));
+	if (!c.sides || !c.counts)
 		goto oom;
 	for (; loaded < c.nsides; loaded++) {
 		c.sides[loaded].dir = dirs[loaded];
@@ -372,7 +372,7 @@ int zf_compare(const struct zf_compare_opts *o, FILE *out)
 	else if (!o->quiet && zf_cmp_table(&c, format < 0 ? ZF_FORMAT_TEXT : format, out))
 		goto oom;
 	ret = write_files(&c, &csv, &json);
-	ret = ret ? ret : c.tally[0].regressed > 0;
+	ret = ret ? ret : c.counts[0].regressed > 0;
 	goto out;
 oom:
 	fprintf(stderr, "hzfbench: compare: %s\n", strerror(ENOMEM));
@@ -380,7 +380,7 @@ out:
 	free(a);
 	free(b);
 	free(c.tests);
-	free(c.tally);
+	free(c.counts);
 	for (k = 0; k < loaded; k++)
 		zf_cmp_side_free(&c.sides[k]);
 	free(c.sides);

@@ -41,7 +41,7 @@ struct test {
 };
 
 /* what one folder's comparison against the base found */
-struct tally {
+struct folder_counts {
 	int matched, one_side_only, regressed, improved, ungated;
 };
 
@@ -52,7 +52,7 @@ struct comparison {
 	/* by metric, then the base's row, then folder: a table row's tests are neighbours */
 	struct test *tests;
 	size_t ntests;
-	struct tally *tally;	/* per folder; [0] the sum over the others */
+	struct folder_counts *counts;	/* per folder; [0] the sum over the others */
 	struct zf_buf missing;	/* "  only in ...: KEY" lines */
 };
 

@@ -28,7 +28,7 @@ static void only_in(struct zf_buf *b, const struct side *one, const struct side 
 	}
 }
 
-static json_t *tally_json(const struct tally *t)
+static json_t *counts_json(const struct folder_counts *t)
 {
 	return json_pack("{s:i, s:i, s:i, s:i, s:i}", "matched", t->matched,
 			 "on_one_side_only", t->one_side_only, "regressed", t->regressed,
@@ -52,7 +52,7 @@ int zf_cmp_files(const struct comparison *c, struct zf_buf *csv, struct zf_buf *
 {
 	const struct zf_compare_opts *o = c->o;
 	const struct side *base = &c->sides[0];
-	const struct tally *all = &c->tally[0];
+	const struct folder_counts *all = &c->counts[0];
 	json_t *rows = json_array(), *folders = json_array(), *ungated = json_array();
 	size_t r;
 	int k;
@@ -77,7 +77,7 @@ int zf_cmp_files(const struct comparison *c, struct zf_buf *csv, struct zf_buf *
 		only_in(csv, &c->sides[k], base, c->sides[k].label, "only-in-new");
 	}
 	for (k = 0; k < c->nsides; k++) {
-		json_t *f = k ? tally_json(&c->tally[k]) : json_object();
+		json_t *f = k ? counts_json(&c->counts[k]) : json_object();
 
 		if (f && (json_object_set_new(f, "dir", zf_json_text(c->sides[k].dir)) ||
 			  json_object_set_new(f, "label", zf_json_text(c->sides[k].label)))) {
@@ -183,7 +183,7 @@ static void notes(const struct comparison *c, struct zf_table *t)
 	}
 	zf_table_note(t, "%s", "");
 	for (k = 1; k < c->nsides; k++) {
-		const struct tally *n = &c->tally[k];
+		const struct folder_counts *n = &c->counts[k];
 
 		zf_table_note(t, "%s against %s: %d configurations matched; %d regressed, %d "
 			      "improved (beyond %g%% at Holm-adjusted p < %g)", c->sides[k].label,
