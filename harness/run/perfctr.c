@@ -20,6 +20,10 @@ static int perf_open(const struct zf_perf_event *e, int group)
 		.size = sizeof(a),
 		.type = e->type,
 		.config = e->config,
+		.config1 = e->config1,
+		.config2 = e->config2,
+		.exclude_user = e->exclude_user,
+		.exclude_kernel = e->exclude_kernel,
 		.disabled = group < 0,	/* the leader holds its group back until started */
 		.exclude_hv = 1,
 		.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
