@@ -16,6 +16,17 @@ override CFLAGS += -std=gnu11 -pthread -Wall -Wextra -Werror $(HWLOC_CFLAGS) $(J
 	-DHZF_VERSION='"$(VERSION)"'
 LDLIBS += $(HWLOC_LIBS) $(JANSSON_LIBS) -lnuma -lz -lm -pthread
 
+# libpfm4 (Debian: libpfm4-dev), where $(CC) finds its header: --events takes
+# the PMU's own event names (harness/run/pmu.c). PFM=no builds without it.
+ifndef PFM
+PFM := $(shell printf '\#include <perfmon/pfmlib_perf_event.h>\n' | \
+	$(CC) -E -x c - >/dev/null 2>&1 && echo yes || echo no)
+endif
+ifeq ($(PFM),yes)
+PFM_CFLAGS := -DHZF_HAVE_PFM
+LDLIBS += -lpfm
+endif
+
 # every object and binary goes under $(B): build/ for the plain build,
 # build/asan, build/ubsan, build/tsan for the sanitizer builds below
 B ?= build
@@ -41,6 +52,12 @@ $(B)/git-rev: FORCE
 	@echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' > $@
 $(B)/harness/out/results.o: $(B)/git-rev
 $(B)/harness/out/results.o: override CFLAGS += -DHZF_GIT_REV='"$(GIT_REV)"'
+# and pmu.o when libpfm4 comes or goes (PFM=no)
+$(B)/pfm: FORCE
+	@mkdir -p $(B)
+	@echo '$(PFM)' | cmp -s - $@ || echo '$(PFM)' > $@
+$(B)/harness/run/pmu.o: $(B)/pfm
+$(B)/harness/run/pmu.o: override CFLAGS += $(PFM_CFLAGS)
 
 $(B)/hzfbench $(B)/dist/hzfbench: $(B)/harness/cli/main.o $(LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -193,7 +210,7 @@ lint:
 	@echo clang-tidy: $(words $(LINT_C)) files
 	@printf '%s\n' $(LINT_C) | xargs -P "$$(nproc)" -n 1 sh -c 'clang-tidy --quiet "$$@" -- \
 		-std=gnu11 -pthread -iquote bench $(ROOM_INC) -iquote tests/unit \
-		-DHZF_VERSION=\"0\" -DHZF_GIT_REV=\"0\" 2>/dev/null' clang-tidy | \
+		-DHZF_VERSION=\"0\" -DHZF_GIT_REV=\"0\" $(PFM_CFLAGS) 2>/dev/null' clang-tidy | \
 		{ ! grep -A3 -E 'warning:|error:'; }
 	shellcheck -x $(LINT_SH)
 

@@ -26,6 +26,8 @@ tar -tzf "$name.tar.gz" | sed 's,/$,,' | sort >"$tmp/list"
 want=(bin/hzfbench lib/libhwloc.so.15 lib/libnuma.so.1 lib/libz.so.1 lib/libjansson.so.4 run.sh README.md BUNDLE
 	tools/perf-wrap.sh share/man/man1/hzfbench.1 share/man/man1/hzfbench-run.1 share/bash-completion/completions/hzfbench)
 for f in plots/*.gp docs/*.md; do want+=("$f"); done
+# libpfm4 where the build linked it (--events' PMU names): a bare machine lacks it
+ldd "$bin" | grep -q 'libpfm\.so\.4 ' && want+=(lib/libpfm.so.4)
 missing=()
 for f in "${want[@]}"; do grep -qx "$name/$f" "$tmp/list" || missing+=("$f"); done
 # glibc's libraries stay the machine's; no source, no Makefile

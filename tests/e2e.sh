@@ -333,6 +333,35 @@ else
 	fail "perf: --events none counts nothing"
 fi
 
+# the PMU's own names (libpfm4, with Icelake's tables forced on any x86 CPU):
+# meta.json says what each event was encoded to, config1 included; an event
+# this CPU cannot count is listed unsupported and left out of perf.csv, one
+# it counts is in perf.csv and not listed: never both, never neither
+pmu_events=task-clock,OCR:DEMAND_DATA_RD_L3_HIT_SNOOP_HITM,r01b7:config1=0x3f
+if ! $bin run --events list=none 2>/dev/null | grep -q '^libpfm4: PMUs'; then
+	skip "perf: the PMU's own names, encoded into meta.json" "this build has no libpfm4 (Debian: libpfm4-dev)"
+elif [ "$(uname -m)" != x86_64 ]; then
+	skip "perf: the PMU's own names, encoded into meta.json" "Intel's tables are in x86-64's libpfm4 only"
+elif ! LIBPFM_FORCE_PMU=icl $bin run --size 64M --reps 1 --min-ms 1 --quiet --out "$tmp/pmu" \
+	--events "$pmu_events" >"$tmp/log" 2>&1 && grep -q perf_event_paranoid "$tmp/log"; then
+	skip "perf: the PMU's own names, encoded into meta.json" "perf_event_open refused here"
+else
+	listed=1
+	for ev in OCR:DEMAND_DATA_RD_L3_HIT_SNOOP_HITM r01b7:config1=0x3f; do
+		unsupported=$(grep -c "{\"event\": \"$ev\", \"errno\"" "$tmp/pmu/meta.json")
+		counted=$(grep -c ",fault,$ev," "$tmp/pmu/perf.csv")
+		[ "$((unsupported + (counted > 0)))" = 1 ] || listed=0
+	done
+	if [ $listed = 1 ] && grep -qF '"OCR:DEMAND_DATA_RD_L3_HIT_SNOOP_HITM": {"type": 4, "config": "0x1b7", "config1": "0x10003c0001", "config2": "0x0", "exclude_user": false, "exclude_kernel": false}' "$tmp/pmu/meta.json" &&
+		grep -qF '"r01b7:config1=0x3f": {"type": 4, "config": "0x1b7", "config1": "0x3f", ' "$tmp/pmu/meta.json" &&
+		grep -qF '"perf_encodings": {"task-clock": {"type": 1, "config": "0x1", "config1": "0x0", ' "$tmp/pmu/meta.json"; then
+		ok "perf: the PMU's own names and raw config1, encoded into meta.json, counted or listed unsupported"
+	else
+		fail "perf: the PMU's own names and raw config1, encoded into meta.json, counted or listed unsupported" \
+			"$(cat "$tmp/log")" "$(grep perf_ "$tmp/pmu/meta.json" 2>&1)"
+	fi
+fi
+
 # perf's own view (run.sh --perf-record, --c2c): a report, or what perf could not do
 if command -v perf >/dev/null 2>&1; then
 	mkdir -p "$tmp/pw"

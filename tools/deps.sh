@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what hzfbench needs, when it is missing: `build` for make and make
 # test, `run` for run.sh (build plus hwloc's and numactl's tools), `perf` for
-# run.sh --perf-record and --c2c (run plus linux-perf), `sanitize` for make
+# run.sh --perf-record and --c2c (run plus linux-perf) and --events' PMU
+# names (libpfm4-dev: the next build links it), `sanitize` for make
 # asan/ubsan/tsan and the fuzz targets (build plus clang and its runtimes),
 # `lint` for make lint (cppcheck, clang-tidy, shellcheck), `vm` for
 # hzfbench vm and its tests (qemu, a static busybox, cpio), `kernels` for
@@ -31,6 +32,7 @@ else
 fi
 if [ "$want" = perf ]; then
 	command -v perf >/dev/null 2>&1 || missing+=(linux-perf)
+	have_header perfmon/pfmlib_perf_event.h || missing+=(libpfm4-dev)
 fi
 if [ "$want" = sanitize ]; then
 	command -v clang >/dev/null 2>&1 || missing+=(clang)

@@ -43,12 +43,17 @@ static int opt_inject(const char *opt, const char *arg, void *opts)
 	return parse_num_opt(opt, eq + 1, 1, 10000000, &o->sw.inject_ns);
 }
 
+/* --events LIST, or list[=PATTERN]: what this machine counts, printed; exit 0 */
 static int opt_events(const char *opt, const char *arg, void *opts)
 {
 	struct zf_run_options *o = opts;
 	const char *why;
-	char word[64];
+	char word[ZF_PERF_NAME_MAX];
 
+	if (!strcmp(arg, "list") || !strncmp(arg, "list=", 5)) {
+		zf_perf_print_list(stdout, arg[4] ? arg + 5 : NULL);
+		return ZF_OPT_DONE;
+	}
 	return zf_perf_parse(arg, &o->sw.events, word, sizeof(word), &why) ? bad(opt, word, why) : 0;
 }
 
@@ -322,7 +327,8 @@ static const struct zf_opt opt_table[] = {
 	  META("counter_node", meta_counter_node) },
 	{ .name = "events", CUSTOM(opt_events), .cmds = ZF_CMD_MEASURE, FIELD(sw.events),
 	  .arg = "LIST", .def = zf_perf_default_events, .help = "perf events each task counts "
-	  "on itself: perf's generic names or rNNNN, or none",
+	  "on itself: perf's generic names, rNNNN[:config1=HEX], the PMU's own names (with "
+	  "libpfm4), or none; list[=PATTERN] prints what this machine counts",
 	  META("events", meta_events) },
 	{ .name = "profile", .kind = ZF_OPT_FLAG, .cmds = ZF_CMD_MEASURE, FIELD(sw.profile),
 	  .help = "sample each task's cpu-clock at 1 kHz, get() and put() called out of line, "

@@ -2,6 +2,7 @@
 /* Results files: see results.h and results/README.md. */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,15 +118,31 @@ static int put(json_t *meta, const char *key, json_t *value)
 	return json_object_set_new(meta, key, value) ? -ENOMEM : 0;
 }
 
-/* the events asked for, and those this machine could not count, with why */
+/* what perf_event_attr got for e: a name is traceable to its counter */
+static json_t *perf_encoding(const struct zf_perf_event *e)
+{
+	char config[3][20];
+
+	snprintf(config[0], sizeof(config[0]), "0x%" PRIx64, e->config);
+	snprintf(config[1], sizeof(config[1]), "0x%" PRIx64, e->config1);
+	snprintf(config[2], sizeof(config[2]), "0x%" PRIx64, e->config2);
+	return json_pack("{s:I, s:s, s:s, s:s, s:b, s:b}", "type", (json_int_t)e->type,
+			 "config", config[0], "config1", config[1], "config2", config[2],
+			 "exclude_user", e->exclude_user, "exclude_kernel", e->exclude_kernel);
+}
+
+/* the events asked for, how each was encoded, and those this machine could not count, with why */
 static int put_perf(json_t *meta, const struct zf_results *r)
 {
 	json_t *asked = json_array(), *refused = json_array(), *profile = json_null();
+	json_t *encoded = json_object();	/* by name: no "event" key beside unsupported's */
 	size_t i;
 	int err = 0;
 
 	for (i = 0; r->events && i < r->events->n; i++) {
 		zf_json_push(&asked, zf_json_text(r->events->ev[i].name));
+		err |= json_object_set_new(encoded, r->events->ev[i].name,
+					   perf_encoding(&r->events->ev[i]));
 		if (r->perf_err[i])
 			zf_json_push(&refused, json_pack("{s:o, s:i, s:o}",
 				"event", zf_json_text(r->events->ev[i].name), "errno", r->perf_err[i],
@@ -135,6 +152,7 @@ static int put_perf(json_t *meta, const struct zf_results *r)
 		profile = json_pack("{s:i, s:o}", "period_ns", ZF_PROFILE_PERIOD_NS, "error",
 				    zf_json_text(r->profile_err ? strerror(r->profile_err) : NULL));
 	err |= put(meta, "perf_events", asked);
+	err |= put(meta, "perf_encodings", encoded);
 	err |= put(meta, "unsupported_events", refused);
 	err |= put(meta, "profile", profile);
 	return err ? -ENOMEM : 0;

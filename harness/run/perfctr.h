@@ -12,14 +12,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define ZF_PERF_MAX_EVENTS	16
 #define ZF_PERF_HW_GROUP	4	/* general-purpose counters every x86 PMU has */
+#define ZF_PERF_NAME_MAX	128	/* OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_MISS_LOCAL:SNP_ANY */
 
+/*
+ * An event as perf_event_attr takes it: a generic name's from perfname.c's
+ * table, a raw code's as typed, a PMU event's as libpfm4 encoded it (pmu.h).
+ * Kernel and user are both counted unless a PMU event's u or k modifier says.
+ */
 struct zf_perf_event {
-	char name[32];		/* as the user wrote it: cycles, LLC-load-misses, r01d3 */
-	uint32_t type;		/* PERF_TYPE_* */
-	uint64_t config;
+	char name[ZF_PERF_NAME_MAX];	/* as the user wrote it: cycles, r01d3, INST_RETIRED:ANY_P */
+	uint32_t type;		/* PERF_TYPE_*, or a PMU's dynamic type */
+	uint64_t config, config1, config2;
+	bool exclude_user, exclude_kernel;
 };
 
 struct zf_perf_list {
@@ -67,8 +75,18 @@ extern const char zf_perf_default_events[];
  */
 int zf_perf_parse(const char *s, struct zf_perf_list *list, char *bad, size_t badlen,
 		  const char **why);
-/* a generic name or rNNNN as an event; -ENOENT if it is neither */
-int zf_perf_lookup(const char *name, struct zf_perf_event *out);
+/*
+ * name as an event: a generic name, rNNNN[:config1=HEX][:config2=HEX], or
+ * (with libpfm4) the PMU's own name; 0, or -ENOENT, -EINVAL with *why (why
+ * may be NULL)
+ */
+int zf_perf_lookup(const char *name, struct zf_perf_event *out, const char **why);
+/*
+ * --events list[=PATTERN]: each generic name with what perf_event_open says
+ * of it on this task, the raw syntax, and libpfm4's PMUs and their events;
+ * PATTERN (NULL: all) keeps the names that hold it, in any case
+ */
+void zf_perf_print_list(FILE *out, const char *pattern);
 /* the index of event name in list (or of the same event by another name), or -1 */
 int zf_perf_find(const struct zf_perf_list *list, const char *name);
 

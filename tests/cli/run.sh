@@ -313,6 +313,11 @@ bad "--rounds: 999999999999999999: too large" c2c --rounds 999999999999999999
 bad "-n: 99999999999: too large" usemem -n 99999999999 --readonly -j 2M 1G
 bad '--events: "": empty item in list' run --events ,
 bad "--events: rZZZ: not an event" run --events rZZZ
+# the PMU's own names: an event no PMU here has (or a build without libpfm4) in one line
+bad "--events: NO_SUCH_EVENT:XSNP_HITM: not an event: neither a perf generic name" \
+	run --events task-clock,NO_SUCH_EVENT:XSNP_HITM
+bad "--events: r1b7:config1=zz: not a raw event: rNNNN[:config1=HEX][:config2=HEX]" \
+	sweep --events r1b7:config1=zz
 bad "--inject-ns: global: not STRATEGY=NS" run --inject-ns global
 bad "--inject-ns: bogus=5: not an emulated strategy" run --inject-ns bogus=5
 bad "--placement: cpus:: empty" run --placement cpus:
@@ -482,6 +487,24 @@ if HWLOC_SYNTHETIC="pack:16 numa:2 core:128 pu:2" "$bin" topo --tasks 8192 >"$tm
 	ok "topo at 8,192 PUs: 8,192 tasks, one a PU (past 4,096)"
 else
 	fail "topo at 8,192 PUs: 8,192 tasks, one a PU (past 4,096)" "$(tail -2 "$tmp/out")" "$(cat "$tmp/err")"
+fi
+
+# --events list: every generic name with what perf_event_open says of it
+# here (the unit tests check the word against perf_event_open), the raw
+# syntax, and libpfm4's PMUs or that the build has none; exit 0, nothing on
+# stderr
+if "$bin" run --events list >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
+	grep -Eqx '  task-clock  *software  (counts|unsupported: .*|refused: .*)' "$tmp/out" &&
+	grep -Eqx '  cycles  *hardware  (counts|unsupported: .*|refused: .*)' "$tmp/out" &&
+	[ "$(grep -c '^  [a-zA-Z1-]*  *\(hardware\|software\)  ' "$tmp/out")" = 31 ] &&
+	grep -q '^raw codes: rNNNN\[:config1=HEX\]' "$tmp/out" &&
+	grep -Eq '^libpfm4: (PMUs detected on this CPU: |not in this build)' "$tmp/out" &&
+	"$bin" sweep --events list=MIGRATION >"$tmp/some" 2>>"$tmp/err" &&
+	[ "$(grep -c '^  [a-z-]*  *software' "$tmp/some")" = 2 ] && ! grep -q '^  task-clock' "$tmp/some"; then
+	ok "--events list: the generic names, each counted or said not to be, and libpfm4's PMUs; list=PATTERN keeps some"
+else
+	fail "--events list: the generic names, each counted or said not to be, and libpfm4's PMUs; list=PATTERN keeps some" \
+		"$(head -40 "$tmp/out")" "$(cat "$tmp/err")"
 fi
 
 mkdir -p "$tmp/full" && echo precious >"$tmp/full/keep.txt"

@@ -124,8 +124,10 @@ TEST(an_impossible_event_is_refused_and_its_column_left_empty)
 	int err[ZF_PERF_MAX_EVENTS] = { 0 };
 	struct zf_buf b = { 0 };
 
-	l.ev[0] = (struct zf_perf_event){ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_MAX + 7 };
-	l.ev[1] = (struct zf_perf_event){ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS };
+	l.ev[0] = (struct zf_perf_event){ .name = "cycles", .type = PERF_TYPE_HARDWARE,
+					   .config = PERF_COUNT_HW_MAX + 7 };
+	l.ev[1] = (struct zf_perf_event){ .name = "page-faults", .type = PERF_TYPE_SOFTWARE,
+					   .config = PERF_COUNT_SW_PAGE_FAULTS };
 	zf_perf_open(&t, &l);
 	EXPECT_TRUE(t.err[0] != 0);
 	EXPECT_EQ(t.fd[0], -1);
