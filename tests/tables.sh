@@ -85,12 +85,21 @@ if md_table_ok "$tmp/md" && [ "$(grep -c '^|' "$tmp/md")" = 6 ] &&
 else
 	fail "compare --format markdown: a GitHub table, every row the header's 12 cells, a | in a label escaped" "$(cat "$tmp/md")"
 fi
-if ! command -v pandoc >/dev/null; then
-	skip "pandoc reads compare's markdown as a table" "no pandoc"
-elif pandoc -f gfm -t html "$tmp/md" >"$tmp/md.html" 2>&1 && [ "$(grep -o '<th[ >]' "$tmp/md.html" | wc -l)" = 12 ]; then
-	ok "pandoc reads compare's markdown as a table"
+# rendered by GitHub's own converter (cmark-gfm, .ci/run installs it) or pandoc:
+# one table, the header's 12 cells, a row for every table line but the rule
+md_render() {
+	if command -v cmark-gfm >/dev/null; then cmark-gfm -e table "$1"
+	else pandoc -f gfm -t html "$1"; fi
+}
+if ! command -v cmark-gfm >/dev/null && ! command -v pandoc >/dev/null; then
+	skip "compare's markdown renders as a table" "neither cmark-gfm nor pandoc (CI installs cmark-gfm)"
+elif md_render "$tmp/md" >"$tmp/md.html" 2>&1 && [ "$(grep -c '<table>' "$tmp/md.html")" = 1 ] &&
+	[ "$(grep -o '<th[ >]' "$tmp/md.html" | wc -l)" = 12 ] &&
+	[ "$(grep -o '<tr>' "$tmp/md.html" | wc -l)" = $(($(grep -c '^|' "$tmp/md") - 1)) ] &&
+	grep -q '<td>regressed</td>' "$tmp/md.html"; then
+	ok "compare's markdown renders as a table ($(command -v cmark-gfm >/dev/null && echo cmark-gfm || echo pandoc))"
 else
-	fail "pandoc reads compare's markdown as a table" "$(cat "$tmp/md.html")"
+	fail "compare's markdown renders as a table" "$(head -20 "$tmp/md.html")"
 fi
 
 "$bin" compare "${three[@]}" --metric ns_per_fault --label 'A<1>,B,C' --format html --out "$tmp/c" >"$tmp/html" 2>&1
@@ -146,6 +155,15 @@ if "$jsoncheck" "$tmp/show.json" >/dev/null && [ "$("$jsoncheck" "$tmp/show.json
 	ok "show --format json: one array of 56 objects, numbers as numbers"
 else
 	fail "show --format json: one array of 56 objects, numbers as numbers" "$(head -c 400 "$tmp/show.json")"
+fi
+# as the issue asked it: piped to jq, which reads one document and its numbers
+if ! command -v jq >/dev/null; then
+	skip "show --format json | jq" "no jq"
+elif [ "$("$bin" show "$sample" --format json | jq -r 'length, (.[0].ns_per_fault_median + 0)')" = \
+	"$(printf '56\n3.875')" ]; then
+	ok "show --format json | jq: 56 objects, ns_per_fault_median a number"
+else
+	fail "show --format json | jq" "$("$bin" show "$sample" --format json 2>&1 | jq . 2>&1 | head -5)"
 fi
 "$bin" show "$sample" --format markdown >"$tmp/show.md" 2>&1
 if md_table_ok "$tmp/show.md" && [ "$(wc -l <"$tmp/show.md")" = 58 ] &&
