@@ -18,9 +18,12 @@ LDLIBS += $(HWLOC_LIBS) $(JANSSON_LIBS) -lnuma -lz -lm -pthread
 
 # libpfm4 (Debian: libpfm4-dev), where $(CC) finds its header: --events takes
 # the PMU's own event names (harness/run/pmu.c). PFM=no builds without it.
+# (-include, not a piped "#include": make 4.3 keeps a \# escape's backslash,
+# and cc -E passes the stray line without an error: a machine without the
+# header was taken for one with it)
 ifndef PFM
-PFM := $(shell printf '\#include <perfmon/pfmlib_perf_event.h>\n' | \
-	$(CC) -E -x c - >/dev/null 2>&1 && echo yes || echo no)
+PFM := $(shell $(CC) -E -include perfmon/pfmlib_perf_event.h -x c /dev/null >/dev/null 2>&1 && \
+	echo yes || echo no)
 endif
 ifeq ($(PFM),yes)
 PFM_CFLAGS := -DHZF_HAVE_PFM
