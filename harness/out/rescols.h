@@ -19,6 +19,8 @@ struct zf_summary_row {
 	double get_ns_in_fault_median, get_share_of_fault;
 	double perf[ZF_PERF_NCOLS];
 	double get_share, put_share;		/* --profile's medians */
+	/* of them, in the kernel, and in its huge zero folio get and put (kallsyms) */
+	double kernel_share, kernel_get_share, kernel_put_share;
 	const char *workload;
 	double allocs_per_sec_median, frees_per_sec_median, alloc_share_median;
 	double overlap_median, cpu_wall_median;
@@ -52,6 +54,7 @@ struct zf_samples_row {
 	double perf[ZF_PERF_NCOLS];
 	int64_t profile_samples;		/* --profile's; empty without its shares */
 	double get_share, put_share;
+	double kernel_share, kernel_get_share, kernel_put_share;
 	uint64_t wall_ns, allocs, frees, alloc_ns;
 	const char *workload;
 	double overlap, cpu_wall_min, steal_pct, idle_pct;

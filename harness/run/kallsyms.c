@@ -2,12 +2,14 @@
 /* /proc/kallsyms, read once and searched by address: see kallsyms.h. */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "doctorcmd.h"
 #include "kallsyms.h"
+#include "sysinfo.h"
 
 void zf_kallsyms_path(char *buf, size_t len)
 {
@@ -198,4 +200,27 @@ void zf_kallsyms_free(struct zf_kallsyms *ks)
 	free(ks->sym);
 	free(ks->names);
 	memset(ks, 0, sizeof(*ks));
+}
+
+bool zf_kallsyms_profile(struct zf_kallsyms *ks)
+{
+	char path[PATH_MAX], knob[PATH_MAX], level[32] = "?";
+	int err;
+
+	zf_kallsyms_path(path, sizeof(path));
+	err = zf_kallsyms_load(ks, path);
+	if (err) {
+		fprintf(stderr, "hzfbench: warning: --profile: %s: %s; kernel samples are counted, "
+			"not named\n", path, strerror(-err));
+		return false;
+	}
+	if (ks->hidden) {
+		snprintf(knob, sizeof(knob), "%s/proc/sys/kernel/kptr_restrict", zf_doctor_root());
+		zf_read_file(knob, level, sizeof(level));
+		fprintf(stderr, "hzfbench: warning: --profile: %s hides its addresses "
+			"(kernel.kptr_restrict is %s); kernel samples are counted, not named: "
+			"sysctl -w kernel.kptr_restrict=0, or 1 and run as root\n", path, level);
+		return false;
+	}
+	return ks->n > 0;
 }

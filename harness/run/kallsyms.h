@@ -39,6 +39,11 @@ void zf_kallsyms_path(char *buf, size_t len);
 int zf_kallsyms_load(struct zf_kallsyms *ks, const char *path);
 /* the text symbol ip is in, or NULL (below the first, in data, hidden) */
 const struct zf_ksym *zf_kallsyms_find(const struct zf_kallsyms *ks, uint64_t ip);
+/*
+ * --profile's: this machine's symbols into ks, true when kernel samples can
+ * be named; false after one line on stderr saying why not (kptr_restrict)
+ */
+bool zf_kallsyms_profile(struct zf_kallsyms *ks);
 void zf_kallsyms_free(struct zf_kallsyms *ks);
 
 #endif
