@@ -112,8 +112,17 @@ static const struct zf_col perf_cols[] = {
 };
 #undef ROW
 
+#define ROW struct zf_profile_row
+static const struct zf_col profile_cols[] = {
+	ZF_COL_KEY(ROW),
+	TEXT(mode), TEXT(symbol), UINT(samples),
+	NUM(share, "%.5f"),
+};
+#undef ROW
+
 const struct zf_col_table zf_summary_table = ZF_COL_TABLE_OF(summary_cols);
 const struct zf_col_table zf_counters_table = ZF_COL_TABLE_OF(counters_cols);
 const struct zf_col_table zf_samples_table = ZF_COL_TABLE_OF(samples_cols);
 const struct zf_col_table zf_tasks_table = ZF_COL_TABLE_OF(tasks_cols);
 const struct zf_col_table zf_perf_table = ZF_COL_TABLE_OF(perf_cols);
+const struct zf_col_table zf_profile_table = ZF_COL_TABLE_OF(profile_cols);

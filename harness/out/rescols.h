@@ -63,6 +63,15 @@ struct zf_samples_row {
 	const char *concurrency_check, *numa_check;
 };
 
+/* profile.csv: where a configuration's --profile samples fell */
+struct zf_profile_row {
+	struct zf_config_key key;
+	const char *mode;			/* "[.]" user, "[k]" kernel, as perf report */
+	const char *symbol;
+	uint64_t samples;
+	double share;				/* of every sample of the configuration */
+};
+
 /* one task of one repetition */
 struct zf_tasks_row {
 	struct zf_config_key key;
@@ -92,5 +101,7 @@ struct zf_perf_row {
 
 extern const struct zf_col_table zf_summary_table, zf_counters_table, zf_samples_table;
 extern const struct zf_col_table zf_tasks_table, zf_perf_table;
+
+extern const struct zf_col_table zf_profile_table;
 
 #endif

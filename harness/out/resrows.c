@@ -360,6 +360,7 @@ void zf_results_csv_begin(struct zf_results_csv *f)
 	zf_cols_header(&f->summary, &zf_summary_table);
 	zf_cols_header(&f->counters, &zf_counters_table);
 	zf_cols_header(&f->perf, &zf_perf_table);
+	zf_cols_header(&f->profile, &zf_profile_table);
 	f->stats = json_object();
 }
 
@@ -382,6 +383,7 @@ void zf_results_csv_config(struct zf_results_csv *f, const struct zf_results *r,
 	}
 	summary_row(f, r, c, &p);
 	counters_row(&f->counters, c);
+	zf_results_profile_rows(&f->profile, r, c);
 	reps_free(&p);
 }
 
@@ -392,5 +394,6 @@ void zf_results_csv_free(struct zf_results_csv *f)
 	zf_buf_free(&f->summary);
 	zf_buf_free(&f->counters);
 	zf_buf_free(&f->perf);
+	zf_buf_free(&f->profile);
 	json_decref(f->stats);
 }

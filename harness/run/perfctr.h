@@ -58,6 +58,7 @@ struct zf_perf_task {
  */
 #define ZF_PROFILE_PERIOD_NS	1000000	/* 1 kHz: sampling costs ~1% here, ~13% at 10 kHz */
 #define ZF_PROFILE_KSYMS	16
+#define ZF_PROFILE_TOP_KSYMS	8	/* profile.csv's, a configuration's, and the get and put ones */
 
 struct zf_kallsyms;
 
