@@ -222,5 +222,8 @@ bool zf_kallsyms_profile(struct zf_kallsyms *ks)
 			"sysctl -w kernel.kptr_restrict=0, or 1 and run as root\n", path, level);
 		return false;
 	}
+	if (!ks->n)
+		fprintf(stderr, "hzfbench: warning: --profile: %s lists no symbols; kernel samples "
+			"are counted, not named\n", path);
 	return ks->n > 0;
 }
