@@ -353,14 +353,15 @@ printf '0000000000000000 T _text\n0000000000000000 T mm_get_huge_zero_folio\n' \
 echo 2 >"$tmp/hidden/proc/sys/kernel/kptr_restrict"
 if [ "$sw_ok" = 0 ]; then
 	skip "perf: --profile with kallsyms hidden" "software perf events are refused here"
-elif HZF_SYSROOT=$tmp/hidden $bin run --strategy global --tasks 2 --size 64M --reps 2 \
-	--min-ms 10 --profile --quiet --out "$tmp/khidden" >"$tmp/log" 2>&1 &&
+elif HZF_SYSROOT=$tmp/hidden $bin run --strategy global --tasks 2 --size 256M --reps 2 \
+	--min-ms 50 --profile --quiet --out "$tmp/khidden" >"$tmp/log" 2>&1 &&
 	[ "$(grep -c 'kptr_restrict is 2' "$tmp/log")" = 1 ] &&
 	[ -n "$(col "$tmp/khidden" kernel_share)" ] && [ -z "$(col "$tmp/khidden" kernel_get_share)" ] &&
 	! grep -q ',\[k\],' "$tmp/khidden/profile.csv"; then
 	ok "perf: --profile with kallsyms hidden says so once, naming kptr_restrict"
 else
-	fail "perf: --profile with kallsyms hidden says so once, naming kptr_restrict" "$(cat "$tmp/log")"
+	fail "perf: --profile with kallsyms hidden says so once, naming kptr_restrict" "$(cat "$tmp/log")" \
+		"$(cat "$tmp/khidden/samples.csv" 2>&1)"
 fi
 if $bin run --size 64M --reps 1 --min-ms 1 --events none --quiet --out "$tmp/noperf" >/dev/null 2>&1 &&
 	[ -z "$(col "$tmp/noperf" task_clock_ns_per_fault)" ] &&
