@@ -22,7 +22,7 @@ child_of() {
 
 csv_rows() { echo $(($(wc -l <"$1") - 1)); }
 
-summary_header="strategy,fault,task_kind,tasks,placement,step,faults_per_pass,reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev,faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max,get_ns_in_fault_median,get_share_of_fault,cycles_per_fault,instructions_per_fault,ipc,cache_references_per_fault,cache_misses_per_fault,l1d_load_misses_per_fault,llc_load_misses_per_fault,branch_misses_per_fault,task_clock_ns_per_fault,page_faults_per_fault,context_switches,cpu_migrations,perf_multiplexed,get_share,put_share,workload,allocs_per_sec_median,frees_per_sec_median,alloc_share_median,overlap_median,cpu_wall_median,flagged_reps,ci95_lo,ci95_hi,ci95_pct,tag"
+summary_header="strategy,fault,task_kind,tasks,placement,step,faults_per_pass,reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev,faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max,get_ns_in_fault_median,get_share_of_fault,cycles_per_fault,instructions_per_fault,ipc,cache_references_per_fault,cache_misses_per_fault,l1d_load_misses_per_fault,llc_load_misses_per_fault,branch_misses_per_fault,task_clock_ns_per_fault,page_faults_per_fault,context_switches,cpu_migrations,perf_multiplexed,get_share,put_share,kernel_share,kernel_get_share,kernel_put_share,workload,allocs_per_sec_median,frees_per_sec_median,alloc_share_median,overlap_median,cpu_wall_median,flagged_reps,ci95_lo,ci95_hi,ci95_pct,tag"
 
 # --- a run and a sweep make complete folders ---
 out=$tmp/run
@@ -324,6 +324,44 @@ elif [ -z "$(col "$out" get_share)" ] && grep -q '"profile": null' "$out/meta.js
 else
 	fail "perf: --profile fills get_share and put_share (global's get above 2%), empty without it" \
 		"$(cat "$tmp/log")" "$(head -2 "$tmp/profile/summary.csv" 2>&1)"
+fi
+# --profile names kernel samples through /proc/kallsyms: kernel_share filled, and the huge
+# zero folio's functions' shares where kallsyms shows its addresses, or said hidden once
+# (this machine may map real memory, not the huge zero folio: its share is not asserted)
+if [ "$sw_ok" = 0 ]; then
+	skip "perf: --profile names kernel samples" "software perf events are refused here"
+elif [ -z "$(col "$out" kernel_share)" ] && [ -z "$(col "$out" kernel_get_share)" ] &&
+	$bin run --strategy native --fault kernel --tasks 1 --size 256M --reps 2 --min-ms 20 \
+	--profile --quiet --out "$tmp/kprofile" >"$tmp/log" 2>&1 &&
+	awk -v k="$(col "$tmp/kprofile" kernel_share)" 'BEGIN { exit !(k > 0 && k <= 1) }' &&
+	if [ -z "$(col "$tmp/kprofile" kernel_get_share)" ]; then
+		[ "$(grep -c 'kptr_restrict' "$tmp/log")" = 1 ]
+	else
+		! grep -q kptr_restrict "$tmp/log" && grep -q ',\[k\],' "$tmp/kprofile/profile.csv" &&
+		$bin show "$tmp/kprofile" | grep -Eq '^ +[0-9]+\.[0-9]{2}%  \[k\] [A-Za-z_]'
+	fi; then
+	ok "perf: --profile names kernel samples (kallsyms), or says once it is hidden; empty without it"
+else
+	fail "perf: --profile names kernel samples (kallsyms), or says once it is hidden; empty without it" \
+		"$(cat "$tmp/log")" "$(cat "$tmp/kprofile/profile.csv" 2>&1)"
+fi
+# kallsyms hidden (a fabricated one, every address 0): one line naming kptr_restrict, the
+# kernel's share still counted, its functions' left empty
+mkdir -p "$tmp/hidden/proc/sys/kernel"
+printf '0000000000000000 T _text\n0000000000000000 T mm_get_huge_zero_folio\n' \
+	>"$tmp/hidden/proc/kallsyms"
+echo 2 >"$tmp/hidden/proc/sys/kernel/kptr_restrict"
+if [ "$sw_ok" = 0 ]; then
+	skip "perf: --profile with kallsyms hidden" "software perf events are refused here"
+elif HZF_SYSROOT=$tmp/hidden $bin run --strategy global --tasks 2 --size 256M --reps 2 \
+	--min-ms 50 --profile --quiet --out "$tmp/khidden" >"$tmp/log" 2>&1 &&
+	[ "$(grep -c 'kptr_restrict is 2' "$tmp/log")" = 1 ] &&
+	[ -n "$(col "$tmp/khidden" kernel_share)" ] && [ -z "$(col "$tmp/khidden" kernel_get_share)" ] &&
+	! grep -q ',\[k\],' "$tmp/khidden/profile.csv"; then
+	ok "perf: --profile with kallsyms hidden says so once, naming kptr_restrict"
+else
+	fail "perf: --profile with kallsyms hidden says so once, naming kptr_restrict" "$(cat "$tmp/log")" \
+		"$(cat "$tmp/khidden/samples.csv" 2>&1)"
 fi
 if $bin run --size 64M --reps 1 --min-ms 1 --events none --quiet --out "$tmp/noperf" >/dev/null 2>&1 &&
 	[ -z "$(col "$tmp/noperf" task_clock_ns_per_fault)" ] &&

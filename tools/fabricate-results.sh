@@ -68,8 +68,8 @@ BEGIN {
 	reps = 5
 	key = "strategy,fault,task_kind,tasks,placement,step,faults_per_pass"
 	perf = "cycles_per_fault,instructions_per_fault,ipc,cache_references_per_fault,cache_misses_per_fault,l1d_load_misses_per_fault,llc_load_misses_per_fault,branch_misses_per_fault,task_clock_ns_per_fault,page_faults_per_fault,context_switches,cpu_migrations,perf_multiplexed"
-	csv("summary.csv", key ",reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev,faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max,get_ns_in_fault_median,get_share_of_fault," perf ",get_share,put_share,workload,allocs_per_sec_median,frees_per_sec_median,alloc_share_median,overlap_median,cpu_wall_median,flagged_reps,ci95_lo,ci95_hi,ci95_pct,tag")
-	csv("samples.csv", key ",rep,passes,faults,ns_per_fault,faults_per_sec,teardown_ns_per_fault,fairness_min_max,thp_zero_page_alloc,thp_fault_fallback,minflt_per_fault,rss_growth_kb,anon_huge_kb,kernel_check,get_ns_in_fault," perf ",profile_samples,get_share,put_share,wall_ns,allocs,frees,alloc_ns,workload,overlap,cpu_wall_min,steal_pct,idle_pct,nivcsw,migrations,concurrency_check,numa_check")
+	csv("summary.csv", key ",reps,ns_per_fault_median,ns_per_fault_min,ns_per_fault_max,ns_per_fault_stddev,faults_per_sec_median,teardown_ns_per_fault_median,fairness_min_max,get_ns_in_fault_median,get_share_of_fault," perf ",get_share,put_share,kernel_share,kernel_get_share,kernel_put_share,workload,allocs_per_sec_median,frees_per_sec_median,alloc_share_median,overlap_median,cpu_wall_median,flagged_reps,ci95_lo,ci95_hi,ci95_pct,tag")
+	csv("samples.csv", key ",rep,passes,faults,ns_per_fault,faults_per_sec,teardown_ns_per_fault,fairness_min_max,thp_zero_page_alloc,thp_fault_fallback,minflt_per_fault,rss_growth_kb,anon_huge_kb,kernel_check,get_ns_in_fault," perf ",profile_samples,get_share,put_share,kernel_share,kernel_get_share,kernel_put_share,wall_ns,allocs,frees,alloc_ns,workload,overlap,cpu_wall_min,steal_pct,idle_pct,nivcsw,migrations,concurrency_check,numa_check")
 	csv("tasks.csv", key ",rep,task,pu,node,mm_node,cpu_seen,faults,fault_ns,teardown_ns,minflt,rss_growth_kb,anon_huge_kb,get_ns_in_fault,span_start_ns,span_wall_ns,span_cpu_ns,cpu_wall,steal_pct,idle_pct,nivcsw,migrations,sched,start_cpu,cpu_node,table_node,mm_node_seen")
 	csv("counters.csv", key ",passes,counter_node,gets,puts,zaps,mm_exits,ref_gets,ref_puts,counter_touches,cas_retries,allocs,frees,alloc_races_lost,alloc_failures,shrinks,broken,counter_touches_per_fault,alloc_ns")
 	csv("timing.csv", key ",round,passes,calibrate_reps,start_ms,calibrate_ms,warmup_ms,measure_ms,stop_ms,wall_ms")
@@ -179,7 +179,7 @@ function config(s, fault, kind, n, pl,    l, h, ns, td, get, fair, lo, hi, k, pf
 	cfg = s "," fault "," kind "," n "," pl ",2097152," fpp
 	if (fault == "emulated" && pl == "compact")
 		hist[++nhist] = sprintf("%s,%d,%.3f,%.3f,%.3f,%.3f,%.0f,%.3f,%.4f", cfg, reps, ns, lo, hi, (hi - lo) / 3, n * 1e9 / ns, td, fair)
-	csv("summary.csv", sprintf("%s,%d,%.3f,%.3f,%.3f,%.3f,%.0f,%.3f,%.4f,%s,%s,%s,%.5f,%.5f,usemem,0.0,0.0,0.000000,%.4f,%.4f,0,,,,%s", \
+	csv("summary.csv", sprintf("%s,%d,%.3f,%.3f,%.3f,%.3f,%.0f,%.3f,%.4f,%s,%s,%s,%.5f,%.5f,,,,usemem,0.0,0.0,0.000000,%.4f,%.4f,0,,,,%s", \
 		cfg, reps, ns, lo, hi, (hi - lo) / 3, n * 1e9 / ns, td, fair, \
 		get == "" ? "" : sprintf("%.3f", get), get == "" ? "" : sprintf("%.5f", get / ns), pf, gs, ps, \
 		0.995 - 0.001 * l, 0.99 - 0.002 * l, tag))
@@ -211,7 +211,7 @@ function rep(s, fault, kind, n, pl, r, ns, td, fair, get, gs, ps, l, h,    fault
 	faults = passes * fpp
 	wall = faults * (ns + td)
 	kc = fault == "kernel" ? "0,0,1.0000,0,0,ok," sprintf("%.3f", get * (0.97 + 0.06 * lcg())) : ",,,,,,"
-	csv("samples.csv", sprintf("%s,%d,%d,%d,%.3f,%.0f,%.3f,%.4f,%s,%s,%d,%.5f,%.5f,%.0f,0,0,0,usemem,%.4f,%.4f,0.000,%.3f,%d,0,ok,ok", \
+	csv("samples.csv", sprintf("%s,%d,%d,%d,%.3f,%.0f,%.3f,%.4f,%s,%s,%d,%.5f,%.5f,,,,%.0f,0,0,0,usemem,%.4f,%.4f,0.000,%.3f,%d,0,ok,ok", \
 		cfg, r, passes, n * faults, ns, n * 1e9 / ns, td, fair, kc, perf_cols(s, fault, n, h, ns, 0.98 + 0.04 * lcg()), \
 		int(n * wall / 1e6), gs, ps, wall * 1.01, 0.995 - 0.001 * l * lcg(), 0.99 - 0.002 * l * lcg(), \
 		n >= npus ? 0 : 100 * (1 - n / npus) * 0.98, int(n * lcg() * 3)))

@@ -25,6 +25,9 @@ static const struct zf_col summary_cols[] = {
 	PERF(perf),
 	NUM(get_share, "%.5f"),
 	NUM(put_share, "%.5f"),
+	NUM(kernel_share, "%.5f"),
+	NUM(kernel_get_share, "%.5f"),
+	NUM(kernel_put_share, "%.5f"),
 	TEXT(workload),
 	NUM(allocs_per_sec_median, "%.1f"),
 	NUM(frees_per_sec_median, "%.1f"),
@@ -67,6 +70,9 @@ static const struct zf_col samples_cols[] = {
 	TOLD(profile_samples),
 	NUM(get_share, "%.5f"),
 	NUM(put_share, "%.5f"),
+	NUM(kernel_share, "%.5f"),
+	NUM(kernel_get_share, "%.5f"),
+	NUM(kernel_put_share, "%.5f"),
 	UINT(wall_ns), UINT(allocs), UINT(frees), UINT(alloc_ns),
 	TEXT(workload),
 	NUM(overlap, "%.4f"),
@@ -106,8 +112,17 @@ static const struct zf_col perf_cols[] = {
 };
 #undef ROW
 
+#define ROW struct zf_profile_row
+static const struct zf_col profile_cols[] = {
+	ZF_COL_KEY(ROW),
+	TEXT(mode), TEXT(symbol), UINT(samples),
+	NUM(share, "%.5f"),
+};
+#undef ROW
+
 const struct zf_col_table zf_summary_table = ZF_COL_TABLE_OF(summary_cols);
 const struct zf_col_table zf_counters_table = ZF_COL_TABLE_OF(counters_cols);
 const struct zf_col_table zf_samples_table = ZF_COL_TABLE_OF(samples_cols);
 const struct zf_col_table zf_tasks_table = ZF_COL_TABLE_OF(tasks_cols);
 const struct zf_col_table zf_perf_table = ZF_COL_TABLE_OF(perf_cols);
+const struct zf_col_table zf_profile_table = ZF_COL_TABLE_OF(profile_cols);

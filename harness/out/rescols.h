@@ -19,6 +19,8 @@ struct zf_summary_row {
 	double get_ns_in_fault_median, get_share_of_fault;
 	double perf[ZF_PERF_NCOLS];
 	double get_share, put_share;		/* --profile's medians */
+	/* of them, in the kernel, and in its huge zero folio get and put (kallsyms) */
+	double kernel_share, kernel_get_share, kernel_put_share;
 	const char *workload;
 	double allocs_per_sec_median, frees_per_sec_median, alloc_share_median;
 	double overlap_median, cpu_wall_median;
@@ -52,12 +54,22 @@ struct zf_samples_row {
 	double perf[ZF_PERF_NCOLS];
 	int64_t profile_samples;		/* --profile's; empty without its shares */
 	double get_share, put_share;
+	double kernel_share, kernel_get_share, kernel_put_share;
 	uint64_t wall_ns, allocs, frees, alloc_ns;
 	const char *workload;
 	double overlap, cpu_wall_min, steal_pct, idle_pct;
 	uint64_t nivcsw;
 	int64_t migrations;
 	const char *concurrency_check, *numa_check;
+};
+
+/* profile.csv: where a configuration's --profile samples fell */
+struct zf_profile_row {
+	struct zf_config_key key;
+	const char *mode;			/* "[.]" user, "[k]" kernel, as perf report */
+	const char *symbol;
+	uint64_t samples;
+	double share;				/* of every sample of the configuration */
 };
 
 /* one task of one repetition */
@@ -89,5 +101,7 @@ struct zf_perf_row {
 
 extern const struct zf_col_table zf_summary_table, zf_counters_table, zf_samples_table;
 extern const struct zf_col_table zf_tasks_table, zf_perf_table;
+
+extern const struct zf_col_table zf_profile_table;
 
 #endif

@@ -23,6 +23,7 @@ struct reps {
 	double (*perf)[ZF_PERF_NCOLS];
 	double **perf_at;		/* each repetition's perf, for zf_perf_summary_cols() */
 	double *get_share, *put_share, *allocs_per_sec, *frees_per_sec, *alloc_share;
+	double *kernel[3];		/* kernel_share, kernel_get_share, kernel_put_share */
 };
 
 static void reps_free(struct reps *p)
@@ -35,6 +36,9 @@ static void reps_free(struct reps *p)
 	free(p->allocs_per_sec);
 	free(p->frees_per_sec);
 	free(p->alloc_share);
+	free(p->kernel[0]);
+	free(p->kernel[1]);
+	free(p->kernel[2]);
 }
 
 static int reps_alloc(struct reps *p, unsigned int n)
@@ -49,29 +53,43 @@ static int reps_alloc(struct reps *p, unsigned int n)
 	p->allocs_per_sec = calloc(k, sizeof(double));
 	p->frees_per_sec = calloc(k, sizeof(double));
 	p->alloc_share = calloc(k, sizeof(double));
+	p->kernel[0] = calloc(k, sizeof(double));
+	p->kernel[1] = calloc(k, sizeof(double));
+	p->kernel[2] = calloc(k, sizeof(double));
 	if (p->m && p->perf && p->perf_at && p->get_share && p->put_share && p->allocs_per_sec &&
-	    p->frees_per_sec && p->alloc_share)
+	    p->frees_per_sec && p->alloc_share && p->kernel[0] && p->kernel[1] && p->kernel[2])
 		return 0;
 	reps_free(p);
 	return -1;
 }
 
-/* --profile: samples in get() and put() over all of a repetition's, every task's */
+/*
+ * --profile: samples in get() and put() over all of a repetition's, every
+ * task's; in the kernel, and (named by kallsyms) in its get and put
+ */
 static void rep_shares(const struct zf_results *r, const struct zf_task_sample *ts, int ntasks,
 		       struct zf_samples_row *row)
 {
-	uint64_t g = 0, p = 0, all = 0;
+	uint64_t g = 0, p = 0, all = 0, kernel = 0, kget = 0, kput = 0;
 	int k;
 
 	for (k = 0; k < ntasks; k++) {
 		g += ts[k].prof.get;
 		p += ts[k].prof.put;
 		all += ts[k].prof.get + ts[k].prof.put + ts[k].prof.other;
+		kernel += ts[k].prof.kernel;
+		kget += ts[k].prof.kernel_get;
+		kput += ts[k].prof.kernel_put;
 	}
 	if (r->profile && !r->profile_err && all) {
 		row->profile_samples = (int64_t)all;
 		row->get_share = (double)g / all;
 		row->put_share = (double)p / all;
+		row->kernel_share = (double)kernel / all;
+	}
+	if (r->profile && !r->profile_err && all && r->kallsyms) {
+		row->kernel_get_share = (double)kget / all;
+		row->kernel_put_share = (double)kput / all;
 	}
 }
 
@@ -205,6 +223,9 @@ static void samples_row(struct zf_buf *b, const struct zf_results *r,
 	zf_cols_row(b, &zf_samples_table, &row, true);
 	p->get_share[rep] = row.get_share;
 	p->put_share[rep] = row.put_share;
+	p->kernel[0][rep] = row.kernel_share;
+	p->kernel[1][rep] = row.kernel_get_share;
+	p->kernel[2][rep] = row.kernel_put_share;
 	p->allocs_per_sec[rep] = wall > 0 ? l->allocs / wall : NAN;
 	p->frees_per_sec[rep] = wall > 0 ? l->frees / wall : NAN;
 	p->alloc_share[rep] = l->wall_ns ? l->alloc_ns / ((double)l->wall_ns * ntasks) : NAN;
@@ -302,6 +323,9 @@ static void summary_row(struct zf_results_csv *f, const struct zf_results *r,
 	};
 	zf_results_key(&c->cfg, &row.key);
 	zf_perf_summary_cols(p->perf_at, c->reps, row.perf);
+	row.kernel_share = zf_median_measured(p->kernel[0], c->reps);
+	row.kernel_get_share = zf_median_measured(p->kernel[1], c->reps);
+	row.kernel_put_share = zf_median_measured(p->kernel[2], c->reps);
 	zf_cols_row(&f->summary, &zf_summary_table, &row, true);
 	if (zf_stats_json_row(f->stats, &row)) {
 		json_decref(f->stats);
@@ -336,6 +360,7 @@ void zf_results_csv_begin(struct zf_results_csv *f)
 	zf_cols_header(&f->summary, &zf_summary_table);
 	zf_cols_header(&f->counters, &zf_counters_table);
 	zf_cols_header(&f->perf, &zf_perf_table);
+	zf_cols_header(&f->profile, &zf_profile_table);
 	f->stats = json_object();
 }
 
@@ -358,6 +383,7 @@ void zf_results_csv_config(struct zf_results_csv *f, const struct zf_results *r,
 	}
 	summary_row(f, r, c, &p);
 	counters_row(&f->counters, c);
+	zf_results_profile_rows(&f->profile, r, c);
 	reps_free(&p);
 }
 
@@ -368,5 +394,6 @@ void zf_results_csv_free(struct zf_results_csv *f)
 	zf_buf_free(&f->summary);
 	zf_buf_free(&f->counters);
 	zf_buf_free(&f->perf);
+	zf_buf_free(&f->profile);
 	json_decref(f->stats);
 }

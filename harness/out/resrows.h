@@ -15,6 +15,7 @@
 
 struct zf_results_csv {
 	struct zf_buf samples, tasks, summary, counters, perf;
+	struct zf_buf profile;	/* --profile's: written only then */
 	json_t *stats;		/* stats.json's object; NULL: out of memory */
 };
 
@@ -23,6 +24,9 @@ void zf_results_csv_begin(struct zf_results_csv *f);
 /* configuration c's rows, added to every file; out of memory: f->samples.oom or !f->stats */
 void zf_results_csv_config(struct zf_results_csv *f, const struct zf_results *r,
 			   const struct zf_config_result *c);
+/* profile.csv's rows of c (resprof.c): none where c was not profiled */
+void zf_results_profile_rows(struct zf_buf *b, const struct zf_results *r,
+			     const struct zf_config_result *c);
 void zf_results_csv_free(struct zf_results_csv *f);
 
 #endif

@@ -413,6 +413,8 @@ int zf_results_write(struct zf_results *r, char *why, size_t len)
 		err = write_buf(r, "counters.csv", &f.counters, why, len);
 	if (!err)
 		err = write_buf(r, "perf.csv", &f.perf, why, len);
+	if (!err && r->profile)
+		err = write_buf(r, "profile.csv", &f.profile, why, len);
 	if (!err) {
 		zf_timing_csv(r, &timing);
 		err = write_buf(r, "timing.csv", &timing, why, len);

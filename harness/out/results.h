@@ -58,6 +58,7 @@ struct zf_results {
 	int perf_err[ZF_PERF_MAX_EVENTS];	/* per event: the first errno any run gave */
 	bool profile;			/* --profile: tasks sampled where their time went */
 	int profile_err;		/* the first errno sampling gave, or 0 */
+	const struct zf_kallsyms *kallsyms;	/* --profile: names kernel samples; NULL: none */
 	const char *tag;		/* --tag: a label for CI and slides; NULL none */
 	json_t *doctor;			/* the doctor's snapshot, an object; NULL: none */
 	struct zf_run_record *runs;	/* every run so far, in the order they ran: timing.csv */

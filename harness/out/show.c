@@ -375,6 +375,7 @@ static void headline(const struct zf_csv *csv, const char *dir, FILE *out)
 	strategy_cost(csv, &c, dir, out);
 	kernel_share(csv, &c, out);
 	profile_share(csv, &c, out);
+	zf_show_profile(dir, out);
 	kernel_checks(dir, out);
 	trust(csv, &c, out);
 	guest_note(dir, out);

@@ -12,4 +12,7 @@ int zf_show(const char *dir, FILE *out);
 /* as zf_show() in format f: text is zf_show()'s, the others the summary table alone */
 int zf_show_as(const char *dir, enum zf_format f, FILE *out);
 
+/* profile.csv's lines, perf report's way, where dir has one (showprof.c) */
+void zf_show_profile(const char *dir, FILE *out);
+
 #endif

@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "kallsyms.h"
 #include "perfctr.h"
 #include "sysinfo.h"
 
@@ -122,7 +123,8 @@ void zf_perf_close(struct zf_perf_task *t)
 #define RING_PAGES	16	/* data pages: 64 KiB, ~4000 samples between drains */
 
 int zf_sampler_open(struct zf_sampler *s, uint64_t period_ns, const void *get_lo,
-		    const void *get_hi, const void *put_lo, const void *put_hi)
+		    const void *get_hi, const void *put_lo, const void *put_hi,
+		    const struct zf_kallsyms *ks)
 {
 	struct perf_event_attr a = {
 		.size = sizeof(a),
@@ -140,6 +142,7 @@ int zf_sampler_open(struct zf_sampler *s, uint64_t period_ns, const void *get_lo
 	s->get_hi = (uintptr_t)get_hi;
 	s->put_lo = (uintptr_t)put_lo;
 	s->put_hi = (uintptr_t)put_hi;
+	s->ks = ks;
 	s->fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (s->fd < 0)
 		return -errno;
@@ -172,6 +175,53 @@ static void ring_copy(const unsigned char *data, uint64_t size, uint64_t off, vo
 		((unsigned char *)out)[i] = data[(off + i) % size];
 }
 
+int zf_kernel_role(const char *name)
+{
+	/* folio since 6.10 (mm_ since 6.8 puts a process's reference), page before */
+	static const char *const get[] = { "get_huge_zero_folio", "get_huge_zero_page",
+		"mm_get_huge_zero_folio", "mm_get_huge_zero_page" };
+	static const char *const put[] = { "put_huge_zero_folio", "put_huge_zero_page",
+		"mm_put_huge_zero_folio", "mm_put_huge_zero_page" };
+	size_t i;
+
+	for (i = 0; i < sizeof(get) / sizeof(get[0]); i++) {
+		if (!strcmp(name, get[i]))
+			return ZF_KERNEL_GET;
+		if (!strcmp(name, put[i]))
+			return ZF_KERNEL_PUT;
+	}
+	return 0;
+}
+
+/* a kernel sample at ip: named by the kallsyms where it can be */
+static void kernel_sample(const struct zf_sampler *s, uint64_t ip, struct zf_profile *p)
+{
+	const struct zf_ksym *k = s->ks ? zf_kallsyms_find(s->ks, ip) : NULL;
+	uint32_t sym;
+	size_t i;
+
+	p->kernel++;
+	if (!k)
+		return;
+	switch (zf_kernel_role(k->name)) {
+	case ZF_KERNEL_GET:
+		p->kernel_get++;
+		break;
+	case ZF_KERNEL_PUT:
+		p->kernel_put++;
+		break;
+	}
+	sym = (uint32_t)(k - s->ks->sym) + 1;
+	for (i = 0; i < ZF_PROFILE_KSYMS; i++) {
+		if (!p->ksym[i].sym)
+			p->ksym[i].sym = sym;
+		if (p->ksym[i].sym == sym) {
+			p->ksym[i].samples++;
+			return;
+		}
+	}
+}
+
 void zf_sampler_drain(struct zf_sampler *s, struct zf_profile *p)
 {
 	struct perf_event_mmap_page *meta = s->ring;
@@ -202,6 +252,8 @@ void zf_sampler_drain(struct zf_sampler *s, struct zf_profile *p)
 				p->put++;
 			else
 				p->other++;
+			if ((h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+				kernel_sample(s, ip, p);
 		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
 			ring_copy(data, size, tail + sizeof(h), v, 16);	/* id, lost */
 			p->lost += v[1];

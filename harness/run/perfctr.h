@@ -52,11 +52,26 @@ struct zf_perf_task {
  * --profile: a cpu-clock sampling event on the task (it needs no PMU), its
  * ring buffer drained into counts of where the samples fell: in the
  * strategy's get() code, its put() code, or anywhere else (kernel included).
+ * A kernel sample is also named by kallsyms (when it can be), at drain time:
+ * the kernel's huge zero folio get and put functions counted, and a task's
+ * first ZF_PROFILE_KSYMS symbols kept with their samples.
  */
 #define ZF_PROFILE_PERIOD_NS	1000000	/* 1 kHz: sampling costs ~1% here, ~13% at 10 kHz */
+#define ZF_PROFILE_KSYMS	16
+#define ZF_PROFILE_TOP_KSYMS	8	/* profile.csv's, a configuration's, and the get and put ones */
+
+struct zf_kallsyms;
+
+/* a kernel symbol's samples: sym is its index in the kallsyms + 1; 0 is a free slot */
+struct zf_ksym_count {
+	uint32_t sym, samples;
+};
 
 struct zf_profile {
 	uint64_t get, put, other, lost;
+	uint64_t kernel;		/* of other: in the kernel */
+	uint64_t kernel_get, kernel_put;	/* of kernel: in zf_kernel_role()'s functions */
+	struct zf_ksym_count ksym[ZF_PROFILE_KSYMS];	/* the rest: in kernel alone */
 };
 
 struct zf_sampler {
@@ -64,7 +79,13 @@ struct zf_sampler {
 	void *ring;
 	size_t ring_len;
 	uintptr_t get_lo, get_hi, put_lo, put_hi;	/* [lo, hi) */
+	const struct zf_kallsyms *ks;	/* NULL: kernel samples are not named */
 };
+
+/* the kernel's huge zero folio functions: ZF_KERNEL_GET, ZF_KERNEL_PUT, or 0 for name */
+#define ZF_KERNEL_GET	1
+#define ZF_KERNEL_PUT	2
+int zf_kernel_role(const char *name);
 
 /* the default set: what --events means when it is not given */
 extern const char zf_perf_default_events[];
@@ -98,9 +119,13 @@ void zf_perf_start(struct zf_perf_task *t);
 int zf_perf_read(struct zf_perf_task *t, struct zf_perf_value *vals);
 void zf_perf_close(struct zf_perf_task *t);
 
-/* sample the calling task every period_ns, attributing [get_lo, get_hi) and [put_lo, put_hi); -errno */
+/*
+ * sample the calling task every period_ns, attributing [get_lo, get_hi) and
+ * [put_lo, put_hi), and the kernel's samples by ks (NULL: not named); -errno
+ */
 int zf_sampler_open(struct zf_sampler *s, uint64_t period_ns, const void *get_lo,
-		    const void *get_hi, const void *put_lo, const void *put_hi);
+		    const void *get_hi, const void *put_lo, const void *put_hi,
+		    const struct zf_kallsyms *ks);
 void zf_sampler_enable(struct zf_sampler *s, bool on);
 /* every sample recorded so far, counted into p */
 void zf_sampler_drain(struct zf_sampler *s, struct zf_profile *p);

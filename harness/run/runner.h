@@ -44,6 +44,7 @@ struct zf_run_config {
 	int counter_node;		/* -1: the first task's node */
 	const struct zf_perf_list *events;	/* perf events each task counts; NULL: none */
 	bool profile;			/* sample where the time goes (get/put called out of line) */
+	const struct zf_kallsyms *kallsyms;	/* --profile: names kernel samples; NULL: not */
 	unsigned long shrink_hz;	/* the strategy's shrinker scans this often; 0: never */
 	enum zf_workload workload;	/* its hooks: workload.h */
 	const void *work;		/* the workload's own configuration (zeroout's requests) */

@@ -20,6 +20,7 @@
 #include "show.h"
 #include "interrupt.h"
 #include "json.h"
+#include "kallsyms.h"
 #include "kcheck.h"
 #include "sweep.h"
 #include "sysinfo.h"
@@ -150,6 +151,7 @@ bool zf_sweep_config(const struct zf_sweep *sw, struct zf_plan *plans, size_t c,
 		.counter_node = sw->counter_node,
 		.events = &sw->events,
 		.profile = sw->profile,
+		.kallsyms = sw->kallsyms,
 		.shrink_hz = sw->shrink_hz,
 		.workload = sw->workload,
 		/* a repetition is planned to last min_ms: ten of them and a minute is stuck */
@@ -307,6 +309,7 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 	char *warned = NULL;
 	bool perf_warned = false, keeping = false;
 	struct zf_perf_task keeper;
+	struct zf_kallsyms ks = { 0 };
 	double t0, w0, setup0 = now_s();
 
 	if (!plans)
@@ -347,6 +350,8 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 		zf_perf_open(&keeper, &sw->events);
 		keeping = true;
 	}
+	if (sw->profile && zf_kallsyms_profile(&ks))
+		r.kallsyms = sw->kallsyms = &ks;	/* read once, before any task: shared by forks */
 	warned = calloc(nconfigs, 1);
 	if (!warned)
 		goto out;
@@ -462,6 +467,8 @@ out:
 	free(plans);
 	free(warned);
 	zf_results_free(&r);
+	sw->kallsyms = NULL;
+	zf_kallsyms_free(&ks);
 	return ret;
 }
 

@@ -38,6 +38,7 @@ struct zf_sweep {
 	struct zf_perf_list events;	/* counted by every task of every run */
 	bool events_given;		/* --events was typed: a refusal fails the run */
 	bool profile;			/* sample where each task's time goes */
+	const struct zf_kallsyms *kallsyms;	/* --profile: set by zf_sweep_run; NULL: none */
 	const struct zf_strategy *inject;	/* --inject-ns: this strategy gets inject_ns more */
 	unsigned long inject_ns;
 	const char *out;		/* NULL: results/<time>-<host> */

@@ -291,7 +291,8 @@ static int task_main(struct zf_runner *r, int id)
 	}
 	if (!err && cfg->profile) {
 		slot->profile_err = -zf_sampler_open(&tp->smp, ZF_PROFILE_PERIOD_NS, __start_hzf_get,
-						     __stop_hzf_get, __start_hzf_put, __stop_hzf_put);
+						     __stop_hzf_get, __start_hzf_put, __stop_hzf_put,
+						     cfg->kallsyms);
 		tp->sampling = !slot->profile_err;
 	}
 	atomic_fetch_add(&r->ctl->ready, 1);

@@ -18,7 +18,9 @@
 #include "../../harness/doctor/sysinfo.h"
 #include "../../harness/out/buf.h"
 #include "../../harness/out/results.h"
+#include "../../harness/out/show.h"
 #include "../../harness/out/statsjson.h"
+#include "../../harness/run/kallsyms.h"
 #include "../../harness/run/perfctr.h"
 #include "synthetic.h"
 #include "test.h"
@@ -54,6 +56,36 @@ static int same_as_golden(const char *dir, const char *name)
 }
 
 /* task k of a repetition: figures that differ by task and repetition, none of them round */
+/*
+ * The golden folder's kernel symbols, in address order: the huge zero folio's
+ * get and put, then ten others (a module's last), for profile.csv to cut at 8
+ */
+static const char fake_kallsyms[] =
+	"ffffffff81696d00 T mm_get_huge_zero_folio\n"
+	"ffffffff81696e60 T mm_put_huge_zero_folio\n"
+	"ffffffff81700000 T clear_page_erms\n"
+	"ffffffff81700100 t f4\nffffffff81700200 t f5\nffffffff81700300 t f6\n"
+	"ffffffff81700400 t f7\nffffffff81700500 t f8\nffffffff81700600 t f9\n"
+	"ffffffff81700700 t f10\nffffffff81700800 t f11\n"
+	"ffffffffc0a02000 t ext4_statfs\t[ext4]\n";
+
+/* a task's kernel samples over those: put's fewest, ranked past the first 8 */
+static void fake_kernel_profile(struct zf_profile *p, uint64_t rep, uint64_t k)
+{
+	uint32_t s;
+
+	p->kernel = 0;
+	for (s = 1; s <= 12; s++) {
+		p->ksym[s - 1].sym = s;
+		p->ksym[s - 1].samples = s == 1 ? 200 + k : s == 2 ? 2 : s == 3 ? 100 + rep :
+					 s == 12 ? 25 : 24 - s;
+		p->kernel += p->ksym[s - 1].samples;
+	}
+	p->kernel_get = p->ksym[0].samples;
+	p->kernel_put = p->ksym[1].samples;
+	p->other += p->kernel;
+}
+
 static void fake_task(struct zf_task_sample *t, const struct zf_perf_list *events, uint64_t rep,
 		      uint64_t k, bool kernel)
 {
@@ -86,6 +118,7 @@ static void fake_task(struct zf_task_sample *t, const struct zf_perf_list *event
 	t->prof.get = 120 + 7 * rep + k;
 	t->prof.put = 30 + 3 * k;
 	t->prof.other = 900 + 11 * rep;
+	fake_kernel_profile(&t->prof, rep, k);
 	t->span_start_ns = 5000000000ULL + 1000 * k + 777 * rep;
 	t->span_end_ns = k == 1 && rep == 0 && !kernel ? t->span_start_ns :
 			 t->span_start_ns + 3000000 + 7919 * k;
@@ -146,6 +179,7 @@ TEST(golden_results_csvs)
 {
 	static const char *const files[] = {
 		"samples.csv", "tasks.csv", "summary.csv", "counters.csv", "perf.csv", "timing.csv",
+		"profile.csv",
 	};
 	char dir[] = "/tmp/hzfgolden.XXXXXX", why[256], bad[64], cmd[PATH_MAX + 16];
 	int pu2[] = { 0, 1 }, pu3[] = { 1, 3 }, node2[] = { 0, 0 }, node3[] = { 0, 1 };
@@ -163,11 +197,24 @@ TEST(golden_results_csvs)
 	};
 	struct zf_results r = { .profile = true, .tag = "ci, \"nightly\"" };
 	struct zf_perf_list events;
+	struct zf_kallsyms ks;
 	struct zf_topo topo;
+	char *shown = NULL;
+	size_t shown_len;
+	FILE *show;
 	const char *w;
 	size_t i;
 
 	ASSERT_TRUE(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "%s/kallsyms", dir);
+	show = fopen(cmd, "w");
+	ASSERT_TRUE(show);
+	fputs(fake_kallsyms, show);
+	fclose(show);
+	ASSERT_EQ(zf_kallsyms_load(&ks, cmd), 0);
+	ASSERT_EQ(ks.n, 12);
+	unlink(cmd);
+	r.kallsyms = &ks;
 	ASSERT_EQ(open_synthetic(&topo, "pack:2 [numa] core:2 pu:1"), 0);
 	ASSERT_EQ(zf_perf_parse("cycles,instructions,cache-references,cache-misses,"
 				"L1-dcache-load-misses,LLC-load-misses,branch-misses,task-clock,"
@@ -197,7 +244,19 @@ TEST(golden_results_csvs)
 	ASSERT_EQ(zf_results_end(&r, true, why, sizeof(why)), 0);
 	EXPECT_TRUE(same_as_golden(dir, "stats.json"));
 	EXPECT_EQ(zf_results_complete(dir, why, sizeof(why)), 0);
+	/* show: profile.csv's lines, perf report's way, put's past the first 8 kept */
+	show = open_memstream(&shown, &shown_len);
+	ASSERT_TRUE(show);
+	EXPECT_EQ(zf_show(dir, show), 0);
+	fclose(show);
+	EXPECT_TRUE(strstr(shown, "  global emulated thread x2 compact:\n") != NULL);
+	EXPECT_TRUE(strstr(shown, "%  [k] mm_get_huge_zero_folio\n") != NULL);
+	EXPECT_TRUE(strstr(shown, "%  [k] ext4_statfs [ext4]\n") != NULL);
+	EXPECT_TRUE(strstr(shown, "  0.13%  [k] mm_put_huge_zero_folio\n") != NULL);
+	EXPECT_TRUE(strstr(shown, "[k] f11\n") == NULL);	/* 9th of 12: cut */
+	free(shown);
 	zf_results_free(&r);
+	zf_kallsyms_free(&ks);
 	zf_topo_close(&topo);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	EXPECT_EQ(system(cmd), 0);

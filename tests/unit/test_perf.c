@@ -184,7 +184,7 @@ TEST(samples_are_attributed_to_get_by_address)
 	int err;
 
 	err = zf_sampler_open(&s, 100000, __start_hzf_get, __stop_hzf_get,
-			      __start_hzf_put, __stop_hzf_put);
+			      __start_hzf_put, __stop_hzf_put, NULL);
 	if (err == -EACCES || err == -EPERM)
 		SKIP("perf_event_paranoid refuses cpu-clock sampling");
 	ASSERT_EQ(err, 0);

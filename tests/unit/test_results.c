@@ -534,7 +534,7 @@ TEST(show_names_every_flagged_configuration)
 	zf_cols_header(&summary, &zf_summary_table);
 	for (t = 1; t <= 40; t++)
 		zf_buf_printf(&summary, "global,emulated,thread,%d,compact,2097152,512,2,10,9,11,1,1e8,5,"
-			      "1,0.0,0.0,,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,1,,,,\n", t);
+			      "1,0.0,0.0,,,,,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,1,,,,\n", t);
 	write_text(dir, "summary.csv", summary.text);
 	write_text(dir, "meta.json", "{\"complete\": true}\n");	/* what show asks first */
 	text = shown(dir);
@@ -558,9 +558,9 @@ TEST(show_names_failed_kernel_checks)
 	zf_cols_header(&summary, &zf_summary_table);
 	zf_buf_printf(&summary,
 		   "native,kernel,process,1,compact,2097152,512,2,1500,1400,1600,100,666666,400,1,0.0,0.0"
-		   ",,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,0,,,,\n"
+		   ",,,,,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,0,,,,\n"
 		   "global,kernel,process,1,compact,2097152,512,2,1600,1500,1700,100,625000,400,1,12.0,0.0075"
-		   ",,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,0,,,,\n");
+		   ",,,,,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,0,,,,\n");
 	ASSERT_TRUE(summary.text != NULL);
 	write_text(dir, "summary.csv", summary.text);
 	write_text(dir, "meta.json", "{\"complete\": true}\n");	/* what show asks first */
