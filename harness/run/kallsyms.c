@@ -171,7 +171,8 @@ int zf_kallsyms_load(struct zf_kallsyms *ks, const char *path)
 		ks->garbage = garbage;
 		return err;
 	}
-	qsort(ks->sym, ks->n, sizeof(*ks->sym), sym_cmp);
+	if (ks->n)	/* none read: no array, and qsort's may not be NULL */
+		qsort(ks->sym, ks->n, sizeof(*ks->sym), sym_cmp);
 	dedup(ks);
 	names_fix(ks);
 	return 0;
