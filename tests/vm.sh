@@ -6,6 +6,7 @@
 # their nodes, detect --behaviour (and in each kernel make kernels built,
 # where built), detect --lifecycle (the same) and detect's "cannot tell" where
 # faults map no huge zero folio, a command's exit status, --timeout, --boot-timeout and SIGTERM.
+# A --mirror-host guest: every vCPU pinned to its host PU, read back into vm.json.
 # --no-guests: the refusals alone (make test; make test-vm runs it all).
 # Ends with "vm: N passed, N failed, N skipped".
 # shellcheck source=tests/lib.sh
@@ -41,6 +42,11 @@ refused 2 "--accel: xen: not auto, tcg or kvm" --accel xen -- topo
 refused 2 "--tcg: x: not multi or single" --tcg x -- topo
 refused 2 "--boot-timeout: 5s: not a number" --boot-timeout 5s -- topo
 refused 2 "a guest does not boot guests of its own" -- vm -- topo
+refused 2 "--smp: 4: --mirror-host takes the guest's shape from the host's PUs" --mirror-host --smp 4 -- topo
+refused 2 "--cpus: 0: only with --mirror-host" --cpus 0 -- topo
+refused 2 "--tcg: single: one host thread runs every vCPU" --mirror-host --tcg single -- topo
+refused 2 "--placement: none: binds no PU: nothing to mirror" --mirror-host --placement none -- topo
+refused 2 "--mirror-host: --cpus 4096: " --mirror-host --cpus 4096 -- topo
 if command -v qemu-system-x86_64 >/dev/null 2>&1; then
 	refused 2 "--kernel /nonexistent/bzImage: not debian, global, mmflag, persistent or a kernel file" \
 		--kernel /nonexistent/bzImage -- topo
@@ -92,6 +98,28 @@ if [ "$rc" = 0 ] && grep -q '^machine: 2 packages, 2 NUMA nodes, 4 cores, 8 PUs'
 	ok "vm topo: the guest sees 2 packages, 4 cores of 2 PUs, 2 NUMA nodes of 2 whole cores ($(sed -n 's/.*under tcg, //p' "$tmp/topo.err"))"
 else
 	fail "vm topo: 2 threads a core, 2 nodes" "exit $rc" "$(cat "$tmp/topo.out" "$tmp/topo.err")" "$(tail -5 "$tmp/topo/console.log" 2>/dev/null)"
+fi
+
+# --- --mirror-host: the host's shape, each vCPU pinned to its PU and read back ---
+host_pus=$(nproc --all)
+guest mirror --mirror-host -- topo
+if [ "$rc" = 0 ] && [ "$($json "$tmp/mirror/vm.json" complete)" = true ] &&
+	[ "$($json "$tmp/mirror/vm.json" vm.cpus)" = "$host_pus" ] &&
+	[ "$($json "$tmp/mirror/vm.json" mirror.read_back)" = true ] &&
+	grep -q "^machine: .*, $host_pus PUs" "$tmp/mirror.out"; then
+	pinned=yes
+	for ((i = 0; i < host_pus; i++)); do
+		pu=$($json "$tmp/mirror/vm.json" "mirror.vcpus.$i.host_pu")
+		[ "$($json "$tmp/mirror/vm.json" "mirror.vcpus.$i.cpus_allowed")" = "$pu" ] || pinned=no
+	done
+	if [ "$pinned" = yes ] && [ "$($json "$tmp/mirror/vm.json" mirror.nodes.0.bytes_elsewhere)" = 0 ] &&
+		[ "$($json "$tmp/mirror/vm.json" mirror.nodes.0.bytes_on_host_node)" -ge $((1 << 30)) ]; then
+		ok "vm --mirror-host: $host_pus vCPUs, each pinned to its host PU and read back, node 0's 1 GiB on host node $($json "$tmp/mirror/vm.json" mirror.nodes.0.host_node) ($($json "$tmp/mirror/vm.json" mirror.nodes.0.policy))"
+	else
+		fail "vm --mirror-host: pinning and binding read back" "$(cat "$tmp/mirror/vm.json")"
+	fi
+else
+	fail "vm --mirror-host -- topo" "exit $rc" "$(cat "$tmp/mirror.out" "$tmp/mirror.err")" "$(tail -5 "$tmp/mirror/console.log" 2>/dev/null)"
 fi
 
 # --- scatter: tasks on CPUs of different nodes, the counter's page on node 1, verified ---

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mirror.h"
 #include "opt.h"
 #include "parse.h"
 #include "vm.h"
@@ -78,6 +79,30 @@ static int one_line(const char *value, const char **why)
 	return strpbrk(value, "\"\n") != NULL;
 }
 
+static int placement_ok(const char *value, const char **why)
+{
+	if (zf_placement_check(value, why))
+		return 1;
+	*why = "binds no PU: nothing to mirror";
+	return !strcmp(value, "none");
+}
+
+static int cpus_ok(const char *value, const char **why)
+{
+	char *placement;
+	int bad;
+
+	if (not_empty(value, why))
+		return 1;
+	if (asprintf(&placement, "cpus:%s", value) < 0) {
+		*why = "out of memory";
+		return 1;
+	}
+	bad = zf_placement_check(placement, why);
+	free(placement);
+	return bad;
+}
+
 static const char *const accels[] = { "auto", "tcg", "kvm", NULL };
 static const char *const tcgs[] = { "multi", "single", NULL };
 
@@ -98,13 +123,23 @@ static const struct zf_opt vm_table[] = {
 	{ .name = "nodes", CUSTOM(opt_nodes), .cmds = 1, FIELD(o.nodes), .arg = "N", .def = "2",
 	  .help = "NUMA nodes, 1-8, each with an equal share of whole cores and of memory" },
 	{ .name = "mem", CUSTOM(opt_mem), .cmds = 1, FIELD(o.mem_bytes), .arg = "SIZE",
-	  .def = "2G", .help = "the guest's memory" },
+	  .def = "2G", .help = "the guest's memory (with --mirror-host, 1G a node unless given)" },
 	{ .name = "accel", .kind = ZF_OPT_WORD, .cmds = 1, FIELD(accel), .words = accels,
 	  .arg = "A", .def = "auto", .help = "auto (kvm when /dev/kvm opens and the guest comes "
 	  "up within 60 s, else tcg), tcg or kvm" },
 	{ .name = "tcg", .kind = ZF_OPT_WORD, .cmds = 1, FIELD(tcg), .words = tcgs, .arg = "T",
 	  .def = "multi", .help = "TCG's vCPUs: multi (a host thread each) or single (one host "
 	  "thread runs them in turn, 100 ms each while they spin: no use for hand-offs)" },
+	{ .name = "mirror-host", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(o.mirror),
+	  .help = "the guest takes the host's sockets, cores, SMT threads and NUMA nodes (hwloc) "
+	  "over the PUs --placement or --cpus chooses (default all); vCPU i's thread is pinned "
+	  "to host PU i, each guest node's memory bound to its host node and preallocated, and "
+	  "both read back into vm.json; under kvm, -cpu host with the host's PMU" },
+	{ .name = "placement", .kind = ZF_OPT_STRING, .cmds = 1, FIELD(o.placement),
+	  .check = placement_ok, .arg = "P", .help = "with --mirror-host: the host PUs "
+	  "compact, scatter, node:N or cpus:LIST gives, all it can take" },
+	{ .name = "cpus", .kind = ZF_OPT_STRING, .cmds = 1, FIELD(o.cpus), .check = cpus_ok,
+	  .arg = "LIST", .help = "with --mirror-host: these host PUs (0-15,32-47)" },
 	{ .name = "timeout", .kind = ZF_OPT_ULONG, .cmds = 1, FIELD(o.timeout_s), .min = 1,
 	  .max = 86400, .arg = "SEC", .def = "900",
 	  .help = "stop the guest when it has not powered off after SEC seconds" },
@@ -131,6 +166,8 @@ const char *zf_vm_accel_name(enum zf_vm_accel a)
 	return a == ZF_VM_TCG ? "tcg" : a == ZF_VM_KVM ? "kvm" : "auto";
 }
 
+static int check_mem(const struct zf_vm_opts *o);
+
 static int check_topology(struct zf_vm_opts *o)
 {
 	unsigned long cores = o->smp / o->threads;
@@ -154,6 +191,14 @@ static int check_topology(struct zf_vm_opts *o)
 	snprintf(v, sizeof(v), "%lu", o->nodes);
 	if (cores % o->nodes)
 		return zf_bad_value("--nodes", v, why);
+	return check_mem(o);
+}
+
+/* each node a whole number of 2 MiB, and room to boot in */
+static int check_mem(const struct zf_vm_opts *o)
+{
+	char why[128];
+
 	snprintf(why, sizeof(why), "not a whole number of 2 MiB for each of %lu nodes", o->nodes);
 	if (o->mem_bytes % (o->nodes * ZF_VM_NODE_ALIGN))
 		return zf_bad_value("--mem", o->mem_arg, why);
@@ -163,17 +208,49 @@ static int check_topology(struct zf_vm_opts *o)
 	return 0;
 }
 
+/* --mirror-host and the options it needs or replaces: 0, or 2 (said) */
+static int check_mirror(const struct zf_opt_set *set, const struct zf_vm_opts *o)
+{
+	static const char *const shape[] = { "smp", "sockets", "threads", "nodes" };
+	char opt[32];
+	size_t i;
+
+	for (i = 0; o->mirror && i < sizeof(shape) / sizeof(shape[0]); i++) {
+		snprintf(opt, sizeof(opt), "--%s", shape[i]);
+		if (zf_opt_typed(set, shape[i]))
+			return zf_bad_value(opt, zf_opt_typed(set, shape[i]), "--mirror-host "
+					    "takes the guest's shape from the host's PUs");
+	}
+	if (!o->mirror && (o->placement || o->cpus))
+		return zf_bad_value(o->cpus ? "--cpus" : "--placement",
+				    o->cpus ? o->cpus : o->placement, "only with --mirror-host");
+	if (o->placement && o->cpus)
+		return zf_bad_value("--cpus", o->cpus, "--placement chooses the PUs already");
+	if (o->mirror && o->tcg == ZF_VM_TCG_SINGLE)
+		return zf_bad_value("--tcg", "single", "one host thread runs every vCPU: "
+				    "--mirror-host has no vCPU thread to pin to a PU");
+	return 0;
+}
+
 int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o)
 {
 	struct vm_parse p = { 0 };
-	int err = zf_opt_parse_only(&zf_vm_opts, argc, argv, &p);
+	struct zf_opt_set set = zf_vm_opts;
+	int err = zf_opt_parse(&set, argc, argv, &p);
 
 	*o = p.o;
-	if (err)
+	if (err) {
+		zf_opt_free(&set);
 		return err == ZF_OPT_DONE ? 1 : err;
+	}
 	o->accel = !strcmp(p.accel, "tcg") ? ZF_VM_TCG : !strcmp(p.accel, "kvm") ? ZF_VM_KVM :
 		   ZF_VM_AUTO;
 	o->tcg = !strcmp(p.tcg, "single") ? ZF_VM_TCG_SINGLE : ZF_VM_TCG_MULTI;
+	o->mem_typed = zf_opt_typed(&set, "mem") != NULL;
+	err = check_mirror(&set, o);
+	zf_opt_free(&set);
+	if (err)
+		return err;
 	if (optind >= argc || strcmp(argv[optind - 1], "--")) {
 		if (optind < argc)
 			fprintf(stderr, "hzfbench: vm: %s: unexpected argument (the guest's "
@@ -188,7 +265,29 @@ int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o)
 	if (!strcmp(o->cmd[0], "vm"))
 		return zf_bad_value("vm", "vm", "a guest does not boot guests of its own");
 	o->script = !strcmp(o->cmd[0], "run.sh");
-	return check_topology(o);
+	/* a mirror's shape is checked once the host's is known */
+	return o->mirror ? 0 : check_topology(o);
+}
+
+int zf_vm_mirror_apply(struct zf_vm_opts *o, const struct zf_vm_mirror *m)
+{
+	o->smp = (unsigned long)m->ncpus;
+	o->sockets = (unsigned long)m->sockets;
+	o->threads = (unsigned long)m->threads;
+	o->nodes = (unsigned long)m->nnodes;
+	o->m = m;
+	if (!o->mem_typed)
+		o->mem_bytes = o->nodes * ZF_VM_MIRROR_NODE_MEM;
+	return check_mem(o);
+}
+
+char *zf_vm_mirror_placement(const struct zf_vm_opts *o)
+{
+	char *p = NULL;
+
+	if (o->cpus)
+		return asprintf(&p, "cpus:%s", o->cpus) < 0 ? NULL : p;
+	return o->placement ? strdup(o->placement) : NULL;
 }
 
 /* qemu's apicid_bitwidth_for_count(): the bits that number 0 to count - 1 */
@@ -263,8 +362,35 @@ void zf_vm_argv_free(struct zf_vm_argv *a)
 	*a = (struct zf_vm_argv){ 0 };
 }
 
+/* guest node k's vCPUs, as qemu's -numa takes them: cpus=A-B for each run */
+static void mirror_node_cpus(const struct zf_vm_mirror *m, int k, struct zf_vm_argv *a,
+			     unsigned long long node_mib)
+{
+	struct zf_buf b = { 0 };
+	int i, start;
+
+	zf_buf_printf(&b, "node,nodeid=%d,memdev=mem%d", k, k);
+	for (i = 0; i < m->ncpus; i++) {
+		if (m->vnode[i] != k)
+			continue;
+		for (start = i; i + 1 < m->ncpus && m->vnode[i + 1] == k; i++)
+			;
+		zf_buf_printf(&b, start == i ? ",cpus=%d" : ",cpus=%d-%d", start, i);
+	}
+	zf_vm_argv_add(a, "-object");
+	zf_vm_argv_add(a, "memory-backend-ram,size=%lluM,id=mem%d,host-nodes=%d,policy=bind,"
+		       "prealloc=on", node_mib, k, m->host_node[k]);
+	zf_vm_argv_add(a, "-numa");
+	if (b.oom)
+		a->oom = true;
+	else
+		zf_vm_argv_add(a, "%s", b.text);
+	zf_buf_free(&b);
+}
+
 int zf_vm_qemu_argv(const struct zf_vm_opts *o, enum zf_vm_accel accel, const char *kernel,
-		    const char *initrd, const char *data_path, struct zf_vm_argv *a)
+		    const char *initrd, const char *data_path, const char *qmp_path,
+		    struct zf_vm_argv *a)
 {
 	unsigned long long node_mib = o->mem_bytes / o->nodes >> 20;
 	unsigned long per_node = o->smp / o->nodes;
@@ -293,7 +419,10 @@ int zf_vm_qemu_argv(const struct zf_vm_opts *o, enum zf_vm_accel accel, const ch
 	 * Linux does not see; as an Intel one it reads them from leaf 0xb.
 	 */
 	zf_vm_argv_add(a, "-cpu");
-	zf_vm_argv_add(a, accel == ZF_VM_KVM ? "max" : "max,vendor=GenuineIntel");
+	if (o->m && accel == ZF_VM_KVM)	/* the mirror: the host's CPU, and its PMU */
+		zf_vm_argv_add(a, "host,pmu=%s", o->m->pmu ? "on" : "off");
+	else
+		zf_vm_argv_add(a, accel == ZF_VM_KVM ? "max" : "max,vendor=GenuineIntel");
 	zf_vm_argv_add(a, "-smp");
 	zf_vm_argv_add(a, "%lu,sockets=%lu,cores=%lu,threads=%lu", o->smp, o->sockets,
 		       o->smp / o->sockets / o->threads, o->threads);
@@ -303,7 +432,9 @@ int zf_vm_qemu_argv(const struct zf_vm_opts *o, enum zf_vm_accel accel, const ch
 	}
 	zf_vm_argv_add(a, "-m");
 	zf_vm_argv_add(a, "%lluM", o->mem_bytes >> 20);
-	for (i = 0; o->nodes > 1 && i < o->nodes; i++) {
+	for (i = 0; o->m && i < o->nodes; i++)
+		mirror_node_cpus(o->m, (int)i, a, node_mib);
+	for (i = 0; !o->m && o->nodes > 1 && i < o->nodes; i++) {
 		zf_vm_argv_add(a, "-object");
 		zf_vm_argv_add(a, "memory-backend-ram,size=%lluM,id=mem%lu", node_mib, i);
 		zf_vm_argv_add(a, "-numa");
@@ -329,6 +460,11 @@ int zf_vm_qemu_argv(const struct zf_vm_opts *o, enum zf_vm_accel accel, const ch
 	zf_vm_argv_add(a, "file:%s", data_path);
 	zf_vm_argv_add(a, "-monitor");
 	zf_vm_argv_add(a, "none");
+	if (o->m) {	/* stopped until its vCPU threads are pinned */
+		zf_vm_argv_add(a, "-qmp");
+		zf_vm_argv_add(a, "unix:%s,server=on,wait=off", qmp_path);
+		zf_vm_argv_add(a, "-S");
+	}
 	return a->oom ? -ENOMEM : 0;
 }
 
@@ -355,6 +491,10 @@ json_t *zf_vm_json(const struct zf_vm_opts *o, enum zf_vm_accel accel, const cha
 	if (vm && accel == ZF_VM_TCG &&
 	    json_object_set_new(vm, "tcg_threads",
 				json_string(o->tcg == ZF_VM_TCG_SINGLE ? "single" : "multi")))
+		goto fail;
+	if (vm && o->m && json_object_update_new(vm, json_pack("{s:s, s:b}", "mirror_host_pus",
+						       o->m->pus, "pmu",
+						       accel == ZF_VM_KVM && o->m->pmu)))
 		goto fail;
 	if (vm && json_object_update_new(vm, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I}",
 						       "accel", zf_vm_accel_name(accel),

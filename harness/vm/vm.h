@@ -16,9 +16,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "buf.h"
 #include "json.h"
+
+struct zf_vm_mirror;
 
 enum zf_vm_accel { ZF_VM_AUTO, ZF_VM_TCG, ZF_VM_KVM };
 /* TCG's vCPU threads: one host thread for all, or one each (MTTCG) */
@@ -38,6 +41,10 @@ struct zf_vm_opts {
 	char **cmd;			/* the subcommand and its arguments */
 	int ncmd;
 	bool script;			/* cmd is run.sh: the main job, in bash, in the guest */
+	bool mem_typed;			/* --mem given, not its default */
+	bool mirror;			/* --mirror-host: the shape comes from the host's PUs */
+	const char *placement, *cpus;	/* which host PUs it mirrors; NULL: all */
+	const struct zf_vm_mirror *m;	/* the mirror's plan, once made (vm.c takes its shape) */
 };
 
 /* where run.sh and its files are in the guest: its results/ is /work */
@@ -55,6 +62,15 @@ int zf_vm_main(int argc, char **argv);
 /* options up to "--" and the command after it; 0, 1 for --help (said), or 2 (said) */
 int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o);
 const char *zf_vm_accel_name(enum zf_vm_accel a);
+/*
+ * --mirror-host: o takes m's shape (CPUs, sockets, threads, nodes) and keeps
+ * m for qemu's command line; without --mem, ZF_VM_MIRROR_NODE_MEM a node.
+ * 2 (said) when --mem does not split over its nodes.
+ */
+#define ZF_VM_MIRROR_NODE_MEM	(1ULL << 30)
+int zf_vm_mirror_apply(struct zf_vm_opts *o, const struct zf_vm_mirror *m);
+/* the placement --placement or --cpus (as cpus:LIST) gives, malloc()ed; NULL: all PUs */
+char *zf_vm_mirror_placement(const struct zf_vm_opts *o);
 
 /*
  * The highest APIC ID qemu gives o's CPUs: socket, core and thread in
@@ -80,10 +96,13 @@ void zf_vm_argv_add(struct zf_vm_argv *a, const char *fmt, ...)
 /*
  * qemu's arguments (argv[0] "qemu-system-x86_64") for opts, under accel
  * (tcg or kvm), booting kernel with initrd, the data port written to
- * data_path. -ENOMEM, or 0; free with zf_vm_argv_free() either way.
+ * data_path. With a mirror (o->m), qemu starts stopped (-S) with its QMP
+ * socket at qmp_path, for vmpin.c to pin it and let it go.
+ * -ENOMEM, or 0; free with zf_vm_argv_free() either way.
  */
 int zf_vm_qemu_argv(const struct zf_vm_opts *o, enum zf_vm_accel accel, const char *kernel,
-		    const char *initrd, const char *data_path, struct zf_vm_argv *a);
+		    const char *initrd, const char *data_path, const char *qmp_path,
+		    struct zf_vm_argv *a);
 void zf_vm_argv_free(struct zf_vm_argv *a);
 
 /*
@@ -148,8 +167,14 @@ struct zf_vm_boot {
  * to stdout. Stopped (SIGKILL) after timeout_s, or after up_within_s
  * without /init starting (0: no such limit).
  */
+struct zf_vm_started {
+	/* called once qemu is forked, before its console is read: non-zero stops it */
+	int (*fn)(pid_t qemu, void *arg, char *why, size_t whylen);
+	void *arg;
+};
 int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
-		   unsigned long up_within_s, struct zf_vm_boot *b, char *why, size_t whylen);
+		   unsigned long up_within_s, const struct zf_vm_started *started,
+		   struct zf_vm_boot *b, char *why, size_t whylen);
 /* a file named on $PATH, as a path; -ENOENT when none */
 int zf_vm_which(const char *name, char *path, size_t len);
 /* the version of qemu-system-x86_64 on $PATH, from its --version; -EIO when it says none */

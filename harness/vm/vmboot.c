@@ -368,7 +368,8 @@ static void take_lines(struct zf_buf *pending, struct zf_vm_boot *b)
 }
 
 int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
-		   unsigned long up_within_s, struct zf_vm_boot *b, char *why, size_t whylen)
+		   unsigned long up_within_s, const struct zf_vm_started *started,
+		   struct zf_vm_boot *b, char *why, size_t whylen)
 {
 	struct zf_buf pending = { 0 };
 	double start = now_s();
@@ -403,6 +404,18 @@ int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
 		_exit(127);
 	}
 	close(pipefd[1]);
+	if (started && started->fn) {
+		int err = started->fn(pid, started->arg, why, whylen);
+
+		if (err) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			close(pipefd[0]);
+			return err;
+		}
+		start = now_s();	/* the boot's clock starts when the guest may run */
+	}
 	for (;;) {
 		struct pollfd p = { .fd = pipefd[0], .events = POLLIN };
 		double left = start + (double)timeout_s - now_s();

@@ -16,9 +16,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "interrupt.h"
+#include "mirror.h"
 #include "results.h"
 #include "sysinfo.h"
 #include "vm.h"
@@ -36,7 +38,16 @@ struct vm_state {
 	unsigned boots;			/* qemu started, kvm's tries included */
 	double before_s;		/* seconds the boots before the last took */
 	const char *ending;		/* how it ended, for vm.json */
+	struct zf_vm_mirror mirror;	/* --mirror-host's plan */
+	struct zf_vm_readback rb;	/* and what the host said of it, once pinned */
+	bool pinned;
+	char qmp[PATH_MAX + 16];	/* the mirror's QMP socket */
 };
+
+static unsigned long long node_bytes(const struct vm_state *s)
+{
+	return s->o.mem_bytes / s->o.nodes;
+}
 
 static int write_vm_json(const struct vm_state *s, bool complete)
 {
@@ -55,6 +66,12 @@ static int write_vm_json(const struct vm_state *s, bool complete)
 			 "timeout_s", (json_int_t)s->o.timeout_s,
 			 "boot_timeout_s", (json_int_t)s->o.boot_timeout_s, "boots", (int)s->boots,
 			 "ending", zf_json_text(s->ending ? s->ending : "running"));
+	if (root && s->o.mirror &&
+	    json_object_set_new(root, "mirror", zf_vm_mirror_json(&s->mirror, s->pinned ? &s->rb :
+								  NULL, node_bytes(s)))) {
+		json_decref(root);
+		root = NULL;
+	}
 	if (root && s->boot.console.done &&
 	    json_object_set_new(root, "exit_status", json_integer(s->boot.console.exit_status))) {
 		json_decref(root);
@@ -139,6 +156,28 @@ static int tcg_check(const struct vm_state *s, char *why, size_t whylen)
 	return -ERANGE;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* qemu is up and stopped (-S): pin, read back, let it run */
+static int mirror_started(pid_t qemu, void *arg, char *why, size_t whylen)
+{
+	struct vm_state *s = arg;
+	int err;
+
+	s->pinned = false;
+	err = zf_vm_mirror_start(&s->mirror, qemu, s->qmp, node_bytes(s),
+				 now_s() + (double)s->o.timeout_s - s->before_s, &s->rb, why,
+				 whylen);
+	s->pinned = !err || err == -EIO;	/* a mismatch was read back: vm.json keeps it */
+	return err;
+}
+
 /* one boot under s->accel; 0 once qemu ended, whichever way */
 static int boot_once(struct vm_state *s, int log_fd, unsigned long up_within_s, char *why,
 		     size_t whylen)
@@ -146,6 +185,7 @@ static int boot_once(struct vm_state *s, int log_fd, unsigned long up_within_s, 
 	char initrd[PATH_MAX + 16], data[PATH_MAX + 16];
 	struct zf_buf script = { 0 };
 	struct zf_vm_argv a = { 0 };
+	struct zf_vm_started started = { .fn = mirror_started, .arg = s };
 	int err;
 
 	if (s->boots) {
@@ -162,19 +202,22 @@ static int boot_once(struct vm_state *s, int log_fd, unsigned long up_within_s, 
 	err = script.oom ? -ENOMEM : zf_vm_initramfs(initrd, &script, s->o.script, why, whylen);
 	zf_buf_free(&script);
 	if (!err)
-		err = zf_vm_qemu_argv(&s->o, s->accel, s->kernel, initrd, data, &a);
+		err = zf_vm_qemu_argv(&s->o, s->accel, s->kernel, initrd, data, s->qmp, &a);
 	if (!err) {
 		/* a boot after the first starts a line of its own, with its number */
 		if (s->boots)
 			dprintf(log_fd, "\nhzfbench vm: boot %u, ", s->boots + 1);
 		else
 			dprintf(log_fd, "hzfbench vm: ");
-		dprintf(log_fd, "%s, %lu CPUs, %lu sockets, %lu threads a core, %lu nodes, %llu MiB\n",
-			zf_vm_accel_name(s->accel), s->o.smp, s->o.sockets, s->o.threads, s->o.nodes,
-			s->o.mem_bytes >> 20);
+		dprintf(log_fd, "%s, %lu CPUs, %lu sockets, %lu threads a core, %lu nodes, %llu MiB%s%s"
+			"\n", zf_vm_accel_name(s->accel), s->o.smp, s->o.sockets, s->o.threads,
+			s->o.nodes, s->o.mem_bytes >> 20, s->o.mirror ? ", mirroring host PUs " : "",
+			s->o.mirror ? s->mirror.pus : "");
 		s->boots++;
+		unlink(s->qmp);
 		err = zf_vm_run_qemu(a.argv, log_fd, s->o.timeout_s - (unsigned long)s->before_s,
-				     up_within_s, &s->boot, why, whylen);
+				     up_within_s, s->o.mirror ? &started : NULL, &s->boot, why,
+				     whylen);
 	} else if (err == -ENOMEM) {
 		snprintf(why, whylen, "%s", strerror(ENOMEM));
 	}
@@ -274,7 +317,8 @@ static int finish(struct vm_state *s, int log_fd)
 /* each scratch file, then the scratch folder itself */
 static void scratch_paths(const char *tmp, void (*each)(const char *path))
 {
-	static const char *const names[] = { "initramfs.cpio", "data", "guest.tar", NULL };
+	static const char *const names[] = { "initramfs.cpio", "data", "guest.tar", "qmp.sock",
+					     NULL };
 	const char *const *n;
 	char path[PATH_MAX + 32];
 
@@ -303,62 +347,103 @@ static void catch_signals(const char *dir, const char *tmp)
 	zf_interrupt_catch(dir, "vm.json");
 }
 
-int zf_vm_main(int argc, char **argv)
+/* --mirror-host: the host's shape over the PUs chosen; 0, or an exit status (said) */
+static int mirror_plan(struct vm_state *s)
 {
-	struct vm_state s = { 0 };
+	char why[512], *placement = zf_vm_mirror_placement(&s->o);
+	const char *label = s->o.cpus ? "--cpus" : s->o.placement ? "--placement" : NULL;
+	struct zf_topo topo;
+	int err;
+
+	err = zf_topo_open_here(&topo, why, sizeof(why));
+	if (!err) {
+		err = zf_vm_mirror_plan(&topo, placement, &s->mirror, why, sizeof(why));
+		zf_topo_close(&topo);
+	}
+	free(placement);
+	if (err) {
+		fprintf(stderr, "hzfbench: vm: --mirror-host: %s%s%s%s%s\n", label ? label : "",
+			label ? " " : "", label ? (s->o.cpus ? s->o.cpus : s->o.placement) : "",
+			label ? ": " : "", why);
+		return err == -ENOMEM ? 1 : 2;
+	}
+	s->mirror.pmu = zf_vm_host_pmu();
+	return zf_vm_mirror_apply(&s->o, &s->mirror);
+}
+
+static int vm_run(struct vm_state *s, int argc, char **argv)
+{
 	char why[PATH_MAX + 256], qemu[PATH_MAX], log_path[PATH_MAX + 16];
 	const char *tmpdir = getenv("TMPDIR");
 	int rc, err, log_fd;
 
-	rc = zf_vm_parse(argc, argv, &s.o);
+	rc = zf_vm_parse(argc, argv, &s->o);
 	if (rc)
 		return rc == 1 ? 0 : rc;
-	s.accel = s.o.accel == ZF_VM_KVM ? ZF_VM_KVM : ZF_VM_TCG;
+	if (s->o.mirror) {
+		rc = mirror_plan(s);
+		if (rc)
+			return rc;
+	}
+	s->accel = s->o.accel == ZF_VM_KVM ? ZF_VM_KVM : ZF_VM_TCG;
 	if (zf_vm_which("qemu-system-x86_64", qemu, sizeof(qemu))) {
 		fprintf(stderr, "hzfbench: vm: qemu-system-x86_64: not found (apt-get install "
 			"qemu-system-x86)\n");
 		return 1;
 	}
-	if ((s.o.accel == ZF_VM_TCG || (s.o.accel == ZF_VM_AUTO && !kvm_usable())) &&
-	    tcg_check(&s, why, sizeof(why))) {
+	if ((s->o.accel == ZF_VM_TCG || (s->o.accel == ZF_VM_AUTO && !kvm_usable())) &&
+	    tcg_check(s, why, sizeof(why))) {
 		fprintf(stderr, "hzfbench: vm: %s\n", why);
 		return 2;
 	}
-	err = zf_vm_kernel(&s.o, s.kernel, sizeof(s.kernel), why, sizeof(why));
+	err = zf_vm_kernel(&s->o, s->kernel, sizeof(s->kernel), why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "hzfbench: vm: %s\n", why);
 		return err == -EINVAL || err == -ENOENT ? 2 : 1;
 	}
-	err = zf_results_dir(s.o.out, s.dir, sizeof(s.dir), why, sizeof(why));
+	err = zf_results_dir(s->o.out, s->dir, sizeof(s->dir), why, sizeof(why));
 	if (err) {
-		fprintf(stderr, "hzfbench: vm: --out: %s: %s\n", s.o.out ? s.o.out : s.dir, why);
+		fprintf(stderr, "hzfbench: vm: --out: %s: %s\n", s->o.out ? s->o.out : s->dir, why);
 		return 1;
 	}
-	snprintf(s.tmp, sizeof(s.tmp), "%s/hzfbench-vm.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (!mkdtemp(s.tmp)) {
-		fprintf(stderr, "hzfbench: vm: %s: %s\n", s.tmp, strerror(errno));
+	snprintf(s->tmp, sizeof(s->tmp), "%s/hzfbench-vm.XXXXXX",
+		 tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(s->tmp)) {
+		fprintf(stderr, "hzfbench: vm: %s: %s\n", s->tmp, strerror(errno));
 		return 1;
 	}
-	snprintf(log_path, sizeof(log_path), "%s/console.log", s.dir);
+	snprintf(s->qmp, sizeof(s->qmp), "%s/qmp.sock", s->tmp);
+	snprintf(log_path, sizeof(log_path), "%s/console.log", s->dir);
 	log_fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-	if (log_fd < 0 || write_vm_json(&s, false)) {
+	if (log_fd < 0 || write_vm_json(s, false)) {
 		if (log_fd < 0)
 			fprintf(stderr, "hzfbench: vm: %s: %s\n", log_path, strerror(errno));
-		remove_tmp(s.tmp);
+		remove_tmp(s->tmp);
 		return 1;
 	}
-	catch_signals(s.dir, s.tmp);
-	err = boot(&s, log_fd, why, sizeof(why));
+	catch_signals(s->dir, s->tmp);
+	err = boot(s, log_fd, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "hzfbench: vm: %s\n", why);
-		s.ending = "not started";
+		/* a pinning or binding the host did not keep: vm.json says which */
+		s->ending = err == -EIO && s->pinned ? "mirror mismatch" : "not started";
 		rc = err == -ERANGE ? 2 : 1;
 	} else {
-		rc = finish(&s, log_fd);
+		rc = finish(s, log_fd);
 	}
 	close(log_fd);
-	if (write_vm_json(&s, s.ending && !strcmp(s.ending, "finished")))
+	if (write_vm_json(s, s->ending && !strcmp(s->ending, "finished")))
 		rc = rc ? rc : 1;
-	remove_tmp(s.tmp);
+	remove_tmp(s->tmp);
+	return rc;
+}
+
+int zf_vm_main(int argc, char **argv)
+{
+	struct vm_state s = { 0 };
+	int rc = vm_run(&s, argc, argv);
+
+	zf_vm_readback_free(&s.rb);
+	zf_vm_mirror_free(&s.mirror);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include "../../harness/vm/cpio.h"
 #include "../../harness/vm/vm.h"
 #include "test.h"
+#include "vm_argv.h"
 
 /* zf_vm_parse() of a command line given as one string of words */
 static int parse(const char *line, struct zf_vm_opts *o, char *store, size_t len)
@@ -44,6 +45,17 @@ static const char *const refused[] = {
 	"--timeout 0 -- topo",
 	"--bogus -- topo",
 	"--kernel",
+	/* the mirror takes its shape from the host, and alone chooses host PUs */
+	"--mirror-host --smp 4 -- topo",
+	"--mirror-host --nodes 1 -- topo",
+	"--cpus 0-1 -- topo",
+	"--placement compact -- topo",
+	"--mirror-host --tcg single -- topo",
+	"--mirror-host --placement none -- topo",
+	"--mirror-host --placement bogus -- topo",
+	"--mirror-host --cpus x -- topo",
+	"--mirror-host --cpus 3-1 -- topo",
+	"--mirror-host --placement compact --cpus 0 -- topo",
 };
 
 TEST(vm_options)
@@ -141,16 +153,6 @@ TEST(vm_apic_ids)
 	EXPECT_EQ(apic_id("--smp 1 --sockets 1 --nodes 1 -- topo", 7, &tcg, why, sizeof(why)), 0);
 }
 
-static void joined(const struct zf_vm_argv *a, char *out, size_t len)
-{
-	size_t n = 0;
-	int i;
-
-	out[0] = '\0';
-	for (i = 0; i < a->argc && n < len; i++)
-		n += (size_t)snprintf(out + n, len - n, "%s%s", i ? " " : "", a->argv[i]);
-}
-
 TEST(vm_qemu_command_line)
 {
 	struct zf_vm_opts o;
@@ -158,7 +160,7 @@ TEST(vm_qemu_command_line)
 	char s[512], line[2048];
 
 	ASSERT_EQ(parse("--append nokaslr -- topo", &o, s, sizeof(s)), 0);
-	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_TCG, "/k/bzImage", "/t/initramfs.cpio", "/t/data",
+	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_TCG, "/k/bzImage", "/t/initramfs.cpio", "/t/data", NULL,
 				  &a), 0);
 	joined(&a, line, sizeof(line));
 	EXPECT_STREQ(line, "qemu-system-x86_64 -machine q35 -nodefaults -no-reboot -display none "
@@ -176,7 +178,7 @@ TEST(vm_qemu_command_line)
 
 	/* one node: no NUMA at all; kvm */
 	ASSERT_EQ(parse("--smp 2 --sockets 1 --nodes 1 --mem 512M -- topo", &o, s, sizeof(s)), 0);
-	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_KVM, "k", "i", "d", &a), 0);
+	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_KVM, "k", "i", "d", NULL, &a), 0);
 	joined(&a, line, sizeof(line));
 	EXPECT_TRUE(strstr(line, "-accel kvm -cpu max -smp 2,sockets=1,cores=2,threads=1 -m 512M "
 			   "-kernel k") != NULL);
@@ -187,7 +189,7 @@ TEST(vm_qemu_command_line)
 	/* 2 threads a core, 4 nodes of one core each: a core's threads on one node */
 	ASSERT_EQ(parse("--smp 8 --sockets 2 --threads 2 --nodes 4 --mem 1G -- topo", &o, s,
 			sizeof(s)), 0);
-	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_TCG, "k", "i", "d", &a), 0);
+	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_TCG, "k", "i", "d", NULL, &a), 0);
 	joined(&a, line, sizeof(line));
 	EXPECT_TRUE(strstr(line, "-smp 8,sockets=2,cores=2,threads=2 -m 1024M "
 			   "-object memory-backend-ram,size=256M,id=mem0 "
@@ -211,7 +213,7 @@ TEST(vm_qemu_x2apic)
 	/* APIC IDs up to 255: x2APIC, which Linux turns on behind interrupt remapping */
 	ASSERT_EQ(parse("--smp 256 --sockets 4 --threads 2 --nodes 8 --mem 8G -- topo", &o, s,
 			sizeof(s)), 0);
-	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_TCG, "k", "i", "d", &a), 0);
+	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_TCG, "k", "i", "d", NULL, &a), 0);
 	joined(&a, line, sizeof(line));
 	EXPECT_TRUE(!strncmp(line, "qemu-system-x86_64 -machine q35 -nodefaults ", 44));
 	EXPECT_TRUE(strstr(line, "-smp 256,sockets=4,cores=32,threads=2 "
@@ -220,7 +222,7 @@ TEST(vm_qemu_x2apic)
 	EXPECT_TRUE(strstr(line, "-numa node,nodeid=7,memdev=mem7,cpus=224-255 ") != NULL);
 	zf_vm_argv_free(&a);
 	/* KVM remaps interrupts in qemu's half of a split irqchip */
-	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_KVM, "k", "i", "d", &a), 0);
+	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_KVM, "k", "i", "d", NULL, &a), 0);
 	joined(&a, line, sizeof(line));
 	EXPECT_TRUE(!strncmp(line, "qemu-system-x86_64 -machine q35,kernel-irqchip=split ", 53));
 	EXPECT_TRUE(strstr(line, "-device intel-iommu,intremap=on,eim=on") != NULL);
@@ -228,7 +230,7 @@ TEST(vm_qemu_x2apic)
 	/* 248 CPUs of 4 sockets end at APIC ID 253: no IOMMU */
 	ASSERT_EQ(parse("--smp 248 --sockets 4 --threads 2 --nodes 4 --mem 4G -- topo", &o, s,
 			sizeof(s)), 0);
-	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_TCG, "k", "i", "d", &a), 0);
+	ASSERT_EQ(zf_vm_qemu_argv(&o, ZF_VM_TCG, "k", "i", "d", NULL, &a), 0);
 	joined(&a, line, sizeof(line));
 	EXPECT_TRUE(strstr(line, "-smp 248,sockets=4,cores=31,threads=2 -m 4096M ") != NULL);
 	EXPECT_TRUE(strstr(line, "intel-iommu") == NULL);
