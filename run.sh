@@ -57,7 +57,16 @@ usage: ./run.sh [options] [-- sweep options...]
                    2 sockets and 2 NUMA nodes (hzfbench vm): the real-fault sweep of
                    the kernel alone, detect --behaviour, and one report with the
                    three side by side (guest measurements; --reps, default 5, and
-                   --min-ms apply; tools/kernels-run.sh)
+                   --min-ms apply; tools/kernels-run.sh). Under TCG their times are
+                   emulated: compare them only with each other
+  --kvm            with --kernels: each guest under KVM in the host's own shape
+                   (hzfbench vm --mirror-host: every host PU a vCPU pinned to it,
+                   each node's memory bound to its host node), 1 to N tasks, with
+                   --profile: the kernels side by side, and each kernel's share in
+                   get_huge_zero_folio. Without a usable /dev/kvm: as --kernels
+                   alone, under TCG, and said so
+  --kvm-cpus LIST  with --kvm: mirror these host PUs only (default all; node 0's
+                   where the host has more than qemu's 288)
   --fresh-c2c      measure the hand-off matrix again instead of reusing the one
                    kept for this machine in results/c2c-cache/
   --c2c-pairs N    the hand-off matrix: at most N pairs of PUs, spread evenly, the
@@ -92,10 +101,10 @@ TXT
 reps=auto max_reps=7 min_ms=100 size=16G target_ci='' tasks=''
 out='' tag='' fault_ns=auto install=1 kernel=1 set_thp='' perf=()
 ci=0 history=results/history.csv baseline='' threshold=50 fresh_c2c=0 ungated=() kernels=0
-plan=0 with_plan=0 c2c_pairs='' c2c_rounds='' zero_size='' tune=0
+plan=0 with_plan=0 c2c_pairs='' c2c_rounds='' zero_size='' tune=0 kvm=0 kvm_cpus=''
 while [ $# -gt 0 ]; do
 	case $1 in
-	--out|--reps|--max-reps|--target-ci|--tag|--min-ms|--size|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold|--ungated|--c2c-pairs|--c2c-rounds|--zero-size)
+	--out|--reps|--max-reps|--target-ci|--tag|--min-ms|--size|--fault-ns|--tasks|--set-thp|--history|--baseline|--threshold|--ungated|--c2c-pairs|--c2c-rounds|--zero-size|--kvm-cpus)
 		[ $# -ge 2 ] || { echo "run.sh: $1: needs a value" >&2; exit 2; }
 		case $1 in
 		--out) out=$2 ;;
@@ -115,6 +124,7 @@ while [ $# -gt 0 ]; do
 		--c2c-pairs) c2c_pairs=$2 ;;
 		--c2c-rounds) c2c_rounds=$2 ;;
 		--zero-size) zero_size=$2 ;;
+		--kvm-cpus) kvm_cpus=$2 ;;
 		esac
 		shift 2 ;;
 	--no-install) install=0; shift ;;
@@ -124,6 +134,7 @@ while [ $# -gt 0 ]; do
 	--with-plan) with_plan=1; shift ;;
 	--ci) ci=1; shift ;;
 	--kernels) kernels=1; shift ;;
+	--kvm) kvm=1; shift ;;
 	--perf-record) perf+=(record); shift ;;
 	--c2c) perf+=(c2c); shift ;;
 	--no-kernel) kernel=0; shift ;;
@@ -147,6 +158,14 @@ if [ "$((plan + with_plan))" -gt 0 ] && { [ "$ci" -eq 1 ] || [ "$kernels" -eq 1 
 fi
 if [ "$kernels" -eq 1 ] && [ "$tune" -eq 1 ]; then
 	echo "run.sh: --tune: not with --kernels (the guests are not this machine)" >&2
+	exit 2
+fi
+if [ "$kvm" -eq 1 ] && [ "$kernels" -eq 0 ]; then
+	echo "run.sh: --kvm: needs --kernels (the guests it runs under KVM)" >&2
+	exit 2
+fi
+if [ -n "$kvm_cpus" ] && [ "$kvm" -eq 0 ]; then
+	echo "run.sh: --kvm-cpus: $kvm_cpus: needs --kvm" >&2
 	exit 2
 fi
 if [ "$kernels" -eq 1 ] && [ "$ci" -eq 1 ]; then
@@ -191,7 +210,7 @@ else
 	make -s build/hzfbench >/dev/null
 	if [ "$kernels" -eq 1 ]; then
 		if [ "$install" -eq 1 ]; then tools/deps.sh vm; else HZF_NO_INSTALL=1 tools/deps.sh vm; fi
-		exec tools/kernels-run.sh "$out" "$reps" "$min_ms"
+		exec tools/kernels-run.sh "$out" "$reps" "$min_ms" "$kvm" "$kvm_cpus"
 	fi
 	bin=build/hzfbench
 fi

@@ -169,6 +169,14 @@ if ! ./run.sh --plan --no-install --no-kernel --tasks 1 --size 3X >"$tmp/log" 2>
 else
 	fail "run.sh --size reaches the sweep: 3X refused in one line" "$(cat "$tmp/log")"
 fi
+if ! ./run.sh --no-install --kvm >"$tmp/log" 2>&1 && [ "$(wc -l <"$tmp/log")" = 1 ] &&
+	grep -qx 'run.sh: --kvm: needs --kernels (the guests it runs under KVM)' "$tmp/log" &&
+	! ./run.sh --no-install --kernels --kvm-cpus 0-3 >"$tmp/log" 2>&1 &&
+	grep -qx 'run.sh: --kvm-cpus: 0-3: needs --kvm' "$tmp/log"; then
+	ok "run.sh --kvm without --kernels, --kvm-cpus without --kvm: refused in one line"
+else
+	fail "run.sh --kvm, --kvm-cpus refused" "$(cat "$tmp/log")"
+fi
 # run.sh --tune on a fabricated machine ($HZF_SYSROOT): doctor --tune before the
 # short --ci sweep, --reset after it, and on SIGTERM; every file as it was
 sysroot() {	# DIR: a noisy machine of this one's PUs, and a copy of it in DIR.was

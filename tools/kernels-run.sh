@@ -7,10 +7,15 @@
 # the kernel that faulted, a meta.json saying so ("kind": "kernels"), the
 # table, and report.html with the kernels chart. The guests' own folders
 # stay inside it (KERNEL/ and KERNEL-detect/).
-# Usage: tools/kernels-run.sh OUT REPS MIN_MS   (run.sh passes them; OUT may be '')
+# With KVM=1 (run.sh --kvm) and a /dev/kvm that opens, each guest is the
+# host's own shape instead (hzfbench vm --accel kvm --mirror-host: every host
+# PU, or KVM_CPUS, a vCPU pinned to it), its sweep 1 to N tasks with
+# --profile, and each kernel's share of samples in its get is printed.
+# Usage: tools/kernels-run.sh OUT REPS MIN_MS [KVM [KVM_CPUS]]
+#   (run.sh passes them; OUT and KVM_CPUS may be '')
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=$1 reps=$2 min_ms=$3
+out=$1 reps=$2 min_ms=$3 kvm=${4:-0} kvm_cpus=${5:-}
 bin=build/hzfbench
 kdir=${HZF_KERNELS:-build/kernels}
 [ "$reps" = auto ] && reps=5	# a guest's sweep is long enough at 5
@@ -31,13 +36,50 @@ fi
 mkdir -p "$out"
 start=$(date -u +%FT%TZ)
 vm=(vm --smp 4 --sockets 2 --nodes 2 --mem 2G --timeout 1800)
-said=''
+tasks=1,2,4 profile=()
+if [ "$kvm" = 1 ]; then
+	if (exec 3<>/dev/kvm) 2>/dev/null; then
+		pick=()
+		if [ -n "$kvm_cpus" ]; then
+			pick=(--cpus "$kvm_cpus")
+		elif [ "$(nproc --all)" -gt 288 ]; then
+			pick=(--placement node:0)
+			echo "kernels: --kvm: $(nproc --all) PUs, over qemu's 288 CPUs: mirroring node 0's (--kvm-cpus LIST chooses others)"
+		fi
+		vm=(vm --accel kvm --mirror-host "${pick[@]}" --timeout 1800)
+		tasks=pow2 profile=(--profile)
+	else
+		echo "run.sh: --kvm: /dev/kvm does not open here: the kernels run as with --kernels alone" >&2
+		kvm=0
+	fi
+fi
+# at each task kind's most tasks, the share of all samples in the kernel's get
+get_share() {	# FOLDER
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["tasks"] + 0 >= most[$c["task_kind"]] {
+			most[$c["task_kind"]] = $c["tasks"] + 0; g[$c["task_kind"]] = $c["kernel_get_share"] }
+		END {
+			for (n = split("thread process", kind, " "); n; n--) {
+				k = kind[3 - n]
+				if (!(k in most)) continue
+				printf "%s%s %d: %s", sep, k, most[k], g[k] == "" ? "not measured" :
+					sprintf("%.2f%%", 100 * g[k])
+				sep = ", "
+			}
+		}' "$1/summary.csv"
+}
+said='' shares=''
 for k in "${kernels[@]}"; do
 	echo "kernels: $k: the real-fault sweep in a guest (hzfbench ${vm[*]} --kernel $k)"
 	# shellcheck disable=SC2054 # the commas are hzfbench's list syntax
 	$bin "${vm[@]}" --kernel "$k" --out "$out/$k" -- sweep --faults kernel --strategies native \
-		--task-kinds thread,process --tasks 1,2,4 --placements compact --reps "$reps" \
-		--min-ms "$min_ms" --events none --quiet --out r
+		--task-kinds thread,process --tasks "$tasks" --placements compact --reps "$reps" \
+		--min-ms "$min_ms" --events none "${profile[@]}" --quiet --out r
+	if [ "${#profile[@]}" -gt 0 ]; then
+		share=$(get_share "$out/$k/r")
+		echo "kernels: $k: samples in the kernel's get (get_huge_zero_folio and kin): $share"
+		shares="$shares${shares:+; }$k: $share"
+	fi
 	$bin "${vm[@]}" --kernel "$k" --out "$out/$k-detect" -- detect --behaviour --allow-drop-caches \
 		>"$out/$k-detect.txt"
 	verdict=$(head -n 1 "$out/$k-detect.txt")
@@ -64,12 +106,17 @@ for f in summary.csv samples.csv; do
 		first=0
 	done >"$out/$f"
 done
-release=$(sed -n 's/.*"kernel_release": "\([^"]*\)".*/\1/p' "$out/${kernels[0]}/r/meta.json" | head -n 1)
-accel=$(sed -n 's/.*"virtualized": "\([^"]*\)".*/\1/p' "$out/${kernels[0]}/r/meta.json" | head -n 1)
+first=$out/${kernels[0]}/r/meta.json
+release=$(sed -n 's/.*"kernel_release": "\([^"]*\)".*/\1/p' "$first" | head -n 1)
+accel=$(sed -n 's/.*"virtualized": "\([^"]*\)".*/\1/p' "$first" | head -n 1)
+cpus=$(sed -n 's/^  "online_cpus": \([0-9]*\).*/\1/p' "$first" | head -n 1)
+shape=$(sed -n 's/.*"topology": {.*"packages": \([0-9]*\), "numa_nodes": \([0-9]*\).*/\1 sockets, \2 NUMA nodes/p' "$first" | head -n 1)
 {
-	printf '{\n  "kind": "kernels",\n  "cpu_model": "2 sockets, 2 NUMA nodes",\n'
-	printf '  "online_cpus": 4,\n  "kernel_release": "%s",\n' "${release%-*}-$(IFS=/; echo "${kernels[*]}")"
+	printf '{\n  "kind": "kernels",\n  "cpu_model": "%s%s",\n' "${shape:-a qemu guest}" \
+		"$([ "$kvm" = 1 ] && echo ", the host's (vm --mirror-host)")"
+	printf '  "online_cpus": %s,\n  "kernel_release": "%s",\n' "${cpus:-0}" "${release%-*}-$(IFS=/; echo "${kernels[*]}")"
 	printf '  "virtualized": "%s",\n  "kernels_said": "detect --behaviour says %s",\n' "$accel" "$said"
+	[ -z "$shares" ] || printf '  "kernels_get_share": "%s",\n' "$shares"
 	printf '  "kernels": ['
 	sep=''
 	for k in "${kernels[@]}"; do
@@ -96,4 +143,6 @@ if [ "${#kernels[@]}" -ge 2 ]; then
 	[ "$rc" -le 1 ] || echo "run.sh: --kernels: compare could not hold the kernels side by side" >&2
 fi
 $bin report "$out" >/dev/null || echo "run.sh: --kernels: the report could not be made (gnuplot?)" >&2
+[ -z "$shares" ] || echo "kernels: samples in each kernel's get: $shares"
+[ "$accel" != tcg ] || echo "kernels: the guests ran under TCG: their times are emulated; compare them only with each other"
 echo "kernels: results=$out report=$out/report.html"
