@@ -11,7 +11,7 @@
 
 static char note[4200];		/* the line, made before any signal can come */
 static pid_t owner;
-static char scratch[4][PATH_MAX];	/* removed at a signal, in order */
+static char scratch[8][PATH_MAX];	/* removed at a signal, in order */
 static int nscratch;
 
 static void on_signal(int sig)

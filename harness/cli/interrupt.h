@@ -11,7 +11,7 @@
 
 /* file: the one whose "complete": false the line names (meta.json, vm.json) */
 void zf_interrupt_catch(const char *dir, const char *file);
-/* a scratch file or (emptied) folder of ours to remove at such a signal; 4 at most */
+/* a scratch file or (emptied) folder of ours to remove at such a signal; 8 at most */
 void zf_interrupt_scratch(const char *path);
 
 #endif
