@@ -7,9 +7,10 @@
  * framed so that a cut-off transfer is told from a whole one.
  *
  * This file is the part without side effects, which the tests drive:
- * options, qemu's command line, the guest's /init, the console's markers
- * and the data port's decoding. vmboot.c fetches kernels, writes the
- * initramfs and runs qemu; vmcmd.c is the subcommand.
+ * options (vmopts.c), qemu's command line, the guest's /init, the
+ * console's markers and the data port's decoding (vm.c). vmboot.c fetches
+ * kernels, writes the initramfs and runs qemu; vmcmd.c is the subcommand;
+ * mirror.h is --mirror-host's.
  */
 #ifndef HZF_VM_H
 #define HZF_VM_H
@@ -44,7 +45,7 @@ struct zf_vm_opts {
 	bool mem_typed;			/* --mem given, not its default */
 	bool mirror;			/* --mirror-host: the shape comes from the host's PUs */
 	const char *placement, *cpus;	/* which host PUs it mirrors; NULL: all */
-	const struct zf_vm_mirror *m;	/* the mirror's plan, once made (vm.c takes its shape) */
+	const struct zf_vm_mirror *m;	/* the mirror's plan, once made (vmopts.c takes its shape) */
 };
 
 /* where run.sh and its files are in the guest: its results/ is /work */
