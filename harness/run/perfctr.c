@@ -177,17 +177,21 @@ static void ring_copy(const unsigned char *data, uint64_t size, uint64_t off, vo
 
 int zf_kernel_role(const char *name)
 {
-	/* folio since 6.10 (mm_ since 6.8 puts a process's reference), page before */
+	/*
+	 * folio since 6.10 (mm_ since 6.8 puts a process's reference), page
+	 * before; map_ is kernel/global.patch's reference per mapping
+	 */
 	static const char *const get[] = { "get_huge_zero_folio", "get_huge_zero_page",
-		"mm_get_huge_zero_folio", "mm_get_huge_zero_page" };
+		"mm_get_huge_zero_folio", "mm_get_huge_zero_page", "map_get_huge_zero_folio" };
 	static const char *const put[] = { "put_huge_zero_folio", "put_huge_zero_page",
-		"mm_put_huge_zero_folio", "mm_put_huge_zero_page" };
-	size_t i;
+		"mm_put_huge_zero_folio", "mm_put_huge_zero_page", "map_put_huge_zero_folio" };
+	/* gcc's parts of a function keep its name before a dot: .cold, .isra.0, .part.0 */
+	size_t i, n = strcspn(name, ".");
 
 	for (i = 0; i < sizeof(get) / sizeof(get[0]); i++) {
-		if (!strcmp(name, get[i]))
+		if (strlen(get[i]) == n && !strncmp(name, get[i], n))
 			return ZF_KERNEL_GET;
-		if (!strcmp(name, put[i]))
+		if (strlen(put[i]) == n && !strncmp(name, put[i], n))
 			return ZF_KERNEL_PUT;
 	}
 	return 0;

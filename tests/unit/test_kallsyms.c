@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../../harness/run/kallsyms.h"
+#include "../../harness/run/perfctr.h"
 #include "test.h"
 
 /* text written to a temp file and loaded; the load's return */
@@ -152,4 +153,23 @@ TEST(kallsyms_of_this_machine_loads)
 	EXPECT_TRUE(ks.n > 1000);
 	EXPECT_EQ(ks.garbage, 0);
 	zf_kallsyms_free(&ks);
+}
+
+/* the functions a sample counts as the kernel's get or put, in every kernel's names */
+TEST(kernel_role_of_each_kernels_get_and_put)
+{
+	EXPECT_EQ(zf_kernel_role("get_huge_zero_page"), ZF_KERNEL_GET);		/* before 6.10 */
+	EXPECT_EQ(zf_kernel_role("get_huge_zero_folio"), ZF_KERNEL_GET);
+	EXPECT_EQ(zf_kernel_role("mm_get_huge_zero_folio"), ZF_KERNEL_GET);
+	EXPECT_EQ(zf_kernel_role("map_get_huge_zero_folio"), ZF_KERNEL_GET);	/* global.patch */
+	EXPECT_EQ(zf_kernel_role("put_huge_zero_page"), ZF_KERNEL_PUT);
+	EXPECT_EQ(zf_kernel_role("mm_put_huge_zero_folio"), ZF_KERNEL_PUT);
+	EXPECT_EQ(zf_kernel_role("map_put_huge_zero_folio"), ZF_KERNEL_PUT);
+	EXPECT_EQ(zf_kernel_role("do_huge_pmd_anonymous_page"), 0);
+	/* gcc's parts of them: the cold path, a copy with fewer arguments */
+	EXPECT_EQ(zf_kernel_role("get_huge_zero_folio.cold"), ZF_KERNEL_GET);
+	EXPECT_EQ(zf_kernel_role("put_huge_zero_folio.isra.0"), ZF_KERNEL_PUT);
+	EXPECT_EQ(zf_kernel_role("get_huge_zero_folios"), 0);
+	EXPECT_EQ(zf_kernel_role("get_huge_zero"), 0);
+	EXPECT_EQ(zf_kernel_role(""), 0);
 }
