@@ -7,6 +7,7 @@
 # where built), detect --lifecycle (the same) and detect's "cannot tell" where
 # faults map no huge zero folio, a command's exit status, --timeout, --boot-timeout and SIGTERM.
 # A --mirror-host guest: every vCPU pinned to its host PU, read back into vm.json.
+# --profile in the global and persistent kernels: the share of samples in the get.
 # --no-guests: the refusals alone (make test; make test-vm runs it all).
 # Ends with "vm: N passed, N failed, N skipped".
 # shellcheck source=tests/lib.sh
@@ -191,6 +192,31 @@ for k in mmflag persistent global; do
 		ok "vm detect --behaviour in the $k kernel: $k ($(sed -n 2p "$tmp/detect-$k.out" | sed 's/^ *//'))"
 	else
 		fail "vm detect --behaviour in the $k kernel" "exit $rc" "$(cat "$tmp/detect-$k.out" "$tmp/detect-$k.err")"
+	fi
+done
+
+# --- seed 007's profile on the kernel's own function: in the global kernel
+# (a reference a fault) --profile finds samples in get_huge_zero_folio at 4
+# thread tasks on 4 vCPUs; in the persistent one (a pointer read) under 0.5% ---
+for k in global persistent; do
+	if [ ! -r "build/kernels/$k/bzImage" ]; then
+		skip "vm run --profile in the $k kernel" "build/kernels/$k/bzImage not built (make kernels)"
+		continue
+	fi
+	guest "prof-$k" --kernel "$PWD/build/kernels/$k/bzImage" --smp 4 -- run --fault kernel \
+		--strategy native --tasks 4 --reps 3 --min-ms 200 --events none --profile --out r
+	r=$tmp/prof-$k/r
+	share=$(cols "$r/summary.csv" kernel_get_share 2>/dev/null)
+	top=$(awk -F, '$8 == "[k]" { printf "%s %.2f%%", $9, 100 * $11; exit }' "$r/profile.csv" 2>/dev/null)
+	if [ "$rc" = 0 ] && meta_complete "$r" && [ -n "$share" ] &&
+		if [ "$k" = global ]; then
+			awk -v s="$share" 'BEGIN { exit !(s > 0) }'
+		else
+			awk -v s="$share" 'BEGIN { exit !(s < 0.005) }'
+		fi; then
+		ok "vm run --profile in the $k kernel, 4 tasks: $(awk -v s="$share" 'BEGIN { printf "%.2f%%", 100 * s }') of samples in its get ($([ "$k" = global ] && echo 'above 0' || echo 'under 0.5%'); top kernel symbol: $top)"
+	else
+		fail "vm run --profile in the $k kernel: the get's share" "exit $rc" "kernel_get_share: $share" "$(cat "$tmp/prof-$k.err")" "$(head -12 "$r/profile.csv" 2>/dev/null)"
 	fi
 done
 
