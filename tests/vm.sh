@@ -123,6 +123,17 @@ else
 	fail "vm --mirror-host -- topo" "exit $rc" "$(cat "$tmp/mirror.out" "$tmp/mirror.err")" "$(tail -5 "$tmp/mirror/console.log" 2>/dev/null)"
 fi
 
+# a qemu that ends before it can be pinned: one line, and its own words in console.log
+guest mirror-bad --mirror-host --kernel /etc/hostname -- topo
+if [ "$rc" = 1 ] && [ "$(wc -l <"$tmp/mirror-bad.err")" = 1 ] &&
+	grep -q "^hzfbench: vm: --mirror-host: qemu.*(its console: $tmp/mirror-bad/console.log)$" "$tmp/mirror-bad.err" &&
+	grep -q '^qemu: ' "$tmp/mirror-bad/console.log" &&
+	[ "$($json "$tmp/mirror-bad/vm.json" ending)" = "not started" ]; then
+	ok "vm --mirror-host, qemu ending at once: one line, exit 1, qemu's reason in console.log ($(grep -m 1 '^qemu: ' "$tmp/mirror-bad/console.log"))"
+else
+	fail "vm --mirror-host, qemu ending at once" "exit $rc" "$(cat "$tmp/mirror-bad.err")" "$(cat "$tmp/mirror-bad/console.log" 2>/dev/null)"
+fi
+
 # --- scatter: tasks on CPUs of different nodes, the counter's page on node 1, verified ---
 guest numa -- run --strategy global --placement scatter --tasks 2 --reps 2 --warmup 0 --min-ms 50 \
 	--events none --counter-node 1 --out r

@@ -38,7 +38,8 @@ start=$(date -u +%FT%TZ)
 vm=(vm --smp 4 --sockets 2 --nodes 2 --mem 2G --timeout 1800)
 tasks=1,2,4 profile=()
 if [ "$kvm" = 1 ]; then
-	if (exec 3<>/dev/kvm) 2>/dev/null; then
+	# (a test, not an open: bash's <> would make a file where there is no device)
+	if [ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 		pick=()
 		if [ -n "$kvm_cpus" ]; then
 			pick=(--cpus "$kvm_cpus")
@@ -49,7 +50,7 @@ if [ "$kvm" = 1 ]; then
 		vm=(vm --accel kvm --mirror-host "${pick[@]}" --timeout 1800)
 		tasks=pow2 profile=(--profile)
 	else
-		echo "run.sh: --kvm: /dev/kvm does not open here: the kernels run as with --kernels alone" >&2
+		echo "run.sh: --kvm: no usable /dev/kvm here: the kernels run as with --kernels alone" >&2
 		kvm=0
 	fi
 fi
@@ -59,11 +60,12 @@ get_share() {	# FOLDER
 		$c["tasks"] + 0 >= most[$c["task_kind"]] {
 			most[$c["task_kind"]] = $c["tasks"] + 0; g[$c["task_kind"]] = $c["kernel_get_share"] }
 		END {
-			for (n = split("thread process", kind, " "); n; n--) {
-				k = kind[3 - n]
+			split("thread process", kind, " ")
+			for (i = 1; i <= 2; i++) {
+				k = kind[i]
 				if (!(k in most)) continue
-				printf "%s%s %d: %s", sep, k, most[k], g[k] == "" ? "not measured" :
-					sprintf("%.2f%%", 100 * g[k])
+				v = g[k] == "" ? "not measured" : sprintf("%.2f%%", 100 * g[k])
+				printf "%s%s %d: %s", sep, k, most[k], v
 				sep = ", "
 			}
 		}' "$1/summary.csv"

@@ -408,9 +408,16 @@ int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
 		int err = started->fn(pid, started->arg, why, whylen);
 
 		if (err) {
+			ssize_t n;
+
 			kill(pid, SIGKILL);
 			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 				;
+			/* what qemu said before it went (why it ended, often) into the log */
+			while ((n = read(pipefd[0], chunk, sizeof(chunk))) > 0 ||
+			       (n < 0 && errno == EINTR))
+				if (n > 0 && write(log_fd, chunk, (size_t)n) != n)
+					break;
 			close(pipefd[0]);
 			return err;
 		}

@@ -175,6 +175,13 @@ static int mirror_started(pid_t qemu, void *arg, char *why, size_t whylen)
 				 now_s() + (double)s->o.timeout_s - s->before_s, &s->rb, why,
 				 whylen);
 	s->pinned = !err || err == -EIO;	/* a mismatch was read back: vm.json keeps it */
+	if (err) {
+		char what[512];
+
+		snprintf(what, sizeof(what), "%s", why);
+		snprintf(why, whylen, "--mirror-host: %s (its console: %s/console.log)", what,
+			 s->dir);
+	}
 	return err;
 }
 

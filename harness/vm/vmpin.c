@@ -67,8 +67,10 @@ static int qmp_connect(struct qmp *q, const char *path, char *why, size_t len)
 		close(q->fd);
 		q->fd = -1;
 		if (gone(q->pid) || now_s() > q->deadline) {
-			snprintf(why, len, "qemu's QMP socket %s: %s", path,
-				 gone(q->pid) ? "qemu ended first" : "not there in time");
+			if (gone(q->pid))
+				snprintf(why, len, "qemu ended before its QMP socket opened");
+			else
+				snprintf(why, len, "qemu's QMP socket %s: not there in time", path);
 			return -ETIMEDOUT;
 		}
 		usleep(20000);
