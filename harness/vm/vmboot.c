@@ -419,6 +419,9 @@ int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
 				if (n > 0 && write(log_fd, chunk, (size_t)n) != n)
 					break;
 			close(pipefd[0]);
+			b->end = ZF_VM_DIED;
+			b->qemu_status = status;
+			b->wall_s = now_s() - start;
 			return err;
 		}
 		start = now_s();	/* the boot's clock starts when the guest may run */

@@ -252,6 +252,9 @@ static int boot(struct vm_state *s, int log_fd, char *why, size_t whylen)
 	if (try_kvm && s->o.accel == ZF_VM_AUTO) {
 		s->accel = ZF_VM_KVM;
 		err = boot_once(s, log_fd, kvm_within, why, whylen);
+		/* qemu under kvm gone before it could be pinned: as any death before /init */
+		if (err && s->o.mirror && !s->pinned && s->boot.end == ZF_VM_DIED)
+			err = 0;
 		if (err || s->boot.console.up ||
 		    (s->boot.end != ZF_VM_NOT_UP && s->boot.end != ZF_VM_DIED))
 			return err;
