@@ -667,13 +667,15 @@ else
 fi
 
 # --- compare: configurations matched by key, regressions flagged, exit codes ---
+# (no counters: each pass reads them four times, 7 us a pass here, which made
+# a persistent repetition of --min-ms 20 last 550 ms)
 cmp_base=$tmp/cmp-base cmp_new=$tmp/cmp-new cmp_more=$tmp/cmp-more
 $bin sweep --strategies global,persistent --tasks 1 --task-kinds thread --size 256M --reps 5 \
-	--min-ms 20 --quiet --out "$cmp_base" >/dev/null 2>&1
+	--min-ms 20 --events none --quiet --out "$cmp_base" >/dev/null 2>&1
 $bin sweep --strategies global,persistent --tasks 1 --task-kinds thread --size 256M --reps 5 \
-	--min-ms 20 --inject-ns persistent=200 --quiet --out "$cmp_new" >/dev/null 2>&1
+	--min-ms 20 --events none --inject-ns persistent=200 --quiet --out "$cmp_new" >/dev/null 2>&1
 $bin sweep --strategies global,persistent --tasks 1,2 --task-kinds thread --size 256M --reps 5 \
-	--min-ms 20 --quiet --out "$cmp_more" >/dev/null 2>&1
+	--min-ms 20 --events none --quiet --out "$cmp_more" >/dev/null 2>&1
 $bin compare "$cmp_base" "$cmp_new" --metric ns_per_fault --threshold 100 >"$tmp/out" 2>&1
 rc=$?
 if [ $rc = 1 ] && grep -q '^ns_per_fault,persistent,emulated,thread,1,compact,.*,regressed$' "$cmp_new/compare.csv" &&
