@@ -38,9 +38,9 @@ void zf_vm_mirror_ids(const struct zf_vm_mirror *m, int i, int *socket, int *cor
 	*thread = i % m->threads;
 }
 
-/* the chosen PUs, by hwloc's logical order: package, then core, then thread */
+/* the chosen PUs, by hwloc's logical order (package, then core, then thread), and as a set */
 static int chosen(struct zf_topo *topo, const char *placement, struct host_pu **out, int *n,
-		  char *why, size_t len)
+		  hwloc_bitmap_t set, char *why, size_t len)
 {
 	const char *p = placement ? placement : "compact";
 	char pwhy[ZF_PLACEMENT_WHY_LEN + 64];
@@ -65,12 +65,10 @@ static int chosen(struct zf_topo *topo, const char *placement, struct host_pu **
 	}
 	for (i = 0; i < plan.ntasks; i++) {
 		hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topo->t, (unsigned)plan.pu[i]);
-		int j;
 
-		for (j = 0; j < kept && hp[j].os != plan.pu[i]; j++)
-			;
-		if (!pu || j < kept)
+		if (!pu || hwloc_bitmap_isset(set, (unsigned)plan.pu[i]))
 			continue;
+		hwloc_bitmap_set(set, (unsigned)plan.pu[i]);
 		hp[kept++] = (struct host_pu){ .os = plan.pu[i], .logical = (int)pu->logical_index,
 					       .package = plan.package[i],
 					       .core = plan.core[i] < 0 ? -2 - i : plan.core[i],
@@ -89,7 +87,7 @@ static int chosen(struct zf_topo *topo, const char *placement, struct host_pu **
  */
 static int shape(const struct host_pu *hp, int n, struct zf_vm_mirror *m, char *why, size_t len)
 {
-	int i, cores = 0, threads = 0, sock_cores = 0;
+	int i, threads = 0, sock_cores = 0;
 
 	m->sockets = m->cores = m->threads = 0;
 	for (i = 0; i <= n; i++) {
@@ -120,9 +118,8 @@ static int shape(const struct host_pu *hp, int n, struct zf_vm_mirror *m, char *
 			m->sockets++;
 		}
 		threads++;
-		cores += new_core && i < n;
 	}
-	return cores ? 0 : -EINVAL;
+	return 0;
 }
 
 int zf_vm_mirror_plan(struct zf_topo *topo, const char *placement, struct zf_vm_mirror *m,
@@ -133,9 +130,17 @@ int zf_vm_mirror_plan(struct zf_topo *topo, const char *placement, struct zf_vm_
 	int err, i, k, n = 0;
 
 	memset(m, 0, sizeof(*m));
-	err = chosen(topo, placement, &hp, &n, why, len);
+	set = hwloc_bitmap_alloc();
+	if (!set)
+		return -ENOMEM;
+	err = chosen(topo, placement, &hp, &n, set, why, len);
 	if (err)
-		return err;
+		goto out;
+	if (!n) {
+		snprintf(why, len, "no PU of it is on this machine");
+		err = -EINVAL;
+		goto out;
+	}
 	if (n > ZF_VM_MAX_CPUS) {
 		snprintf(why, len, "%d PUs, over %d, the most CPUs qemu's q35 machine takes "
 			 "(choose fewer: --cpus LIST or --placement node:N)", n, ZF_VM_MAX_CPUS);
@@ -150,13 +155,11 @@ int zf_vm_mirror_plan(struct zf_topo *topo, const char *placement, struct zf_vm_
 	m->pu = calloc((size_t)n, sizeof(*m->pu));
 	m->vnode = calloc((size_t)n, sizeof(*m->vnode));
 	m->host_node = calloc((size_t)n, sizeof(*m->host_node));
-	set = hwloc_bitmap_alloc();
 	err = -ENOMEM;
-	if ((placement && !m->placement) || !m->pu || !m->vnode || !m->host_node || !set)
+	if ((placement && !m->placement) || !m->pu || !m->vnode || !m->host_node)
 		goto out;
 	for (i = 0; i < n; i++) {
 		m->pu[i] = hp[i].os;
-		hwloc_bitmap_set(set, (unsigned)hp[i].os);
 		for (k = 0; k < m->nnodes && m->host_node[k] != hp[i].node; k++)
 			;
 		if (k == m->nnodes) {

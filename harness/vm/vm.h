@@ -176,6 +176,8 @@ struct zf_vm_started {
 int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
 		   unsigned long up_within_s, const struct zf_vm_started *started,
 		   struct zf_vm_boot *b, char *why, size_t whylen);
+/* seconds on CLOCK_MONOTONIC: the boots' clock, and the mirror's deadline */
+double zf_vm_now_s(void);
 /* a file named on $PATH, as a path; -ENOENT when none */
 int zf_vm_which(const char *name, char *path, size_t len);
 /* the version of qemu-system-x86_64 on $PATH, from its --version; -EIO when it says none */

@@ -336,7 +336,7 @@ int zf_vm_initramfs(const char *path, const struct zf_buf *script, bool with_run
 	return err;
 }
 
-static double now_s(void)
+double zf_vm_now_s(void)
 {
 	struct timespec ts;
 
@@ -372,7 +372,7 @@ int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
 		   struct zf_vm_boot *b, char *why, size_t whylen)
 {
 	struct zf_buf pending = { 0 };
-	double start = now_s();
+	double start = zf_vm_now_s();
 	int pipefd[2], status = 0, devnull;
 	char chunk[16384];
 	bool eof = false;
@@ -421,17 +421,17 @@ int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
 			close(pipefd[0]);
 			b->end = ZF_VM_DIED;
 			b->qemu_status = status;
-			b->wall_s = now_s() - start;
+			b->wall_s = zf_vm_now_s() - start;
 			return err;
 		}
-		start = now_s();	/* the boot's clock starts when the guest may run */
+		start = zf_vm_now_s();	/* the boot's clock starts when the guest may run */
 	}
 	for (;;) {
 		struct pollfd p = { .fd = pipefd[0], .events = POLLIN };
-		double left = start + (double)timeout_s - now_s();
+		double left = start + (double)timeout_s - zf_vm_now_s();
 		ssize_t n;
 
-		if (!b->console.up && up_within_s && now_s() - start > (double)up_within_s) {
+		if (!b->console.up && up_within_s && zf_vm_now_s() - start > (double)up_within_s) {
 			b->end = ZF_VM_NOT_UP;
 			break;
 		}
@@ -459,14 +459,14 @@ int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
 		zf_buf_append(&pending, chunk, (size_t)n);
 		take_lines(&pending, b);
 		if (b->console.up && !b->up_s)
-			b->up_s = now_s() - start;
+			b->up_s = zf_vm_now_s() - start;
 	}
 	if (!eof)	/* stopped, or not watched any more: qemu goes */
 		kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	close(pipefd[0]);
-	b->wall_s = now_s() - start;
+	b->wall_s = zf_vm_now_s() - start;
 	b->qemu_status = status;
 	if (b->end == ZF_VM_DIED && b->console.done)
 		b->end = ZF_VM_FINISHED;

@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "interrupt.h"
@@ -156,14 +155,6 @@ static int tcg_check(const struct vm_state *s, char *why, size_t whylen)
 	return -ERANGE;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* qemu is up and stopped (-S): pin, read back, let it run */
 static int mirror_started(pid_t qemu, void *arg, char *why, size_t whylen)
 {
@@ -172,7 +163,7 @@ static int mirror_started(pid_t qemu, void *arg, char *why, size_t whylen)
 
 	s->pinned = false;
 	err = zf_vm_mirror_start(&s->mirror, qemu, s->qmp, node_bytes(s),
-				 now_s() + (double)s->o.timeout_s - s->before_s, &s->rb, why,
+				 zf_vm_now_s() + (double)s->o.timeout_s - s->before_s, &s->rb, why,
 				 whylen);
 	s->pinned = !err || err == -EIO;	/* a mismatch was read back: vm.json keeps it */
 	if (err) {

@@ -17,20 +17,12 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "mirror.h"
 #include "sysinfo.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "vm.h"
 
 /* qemu gone (not reaped: its waiter is zf_vm_run_qemu()) */
 static bool gone(pid_t pid)
@@ -66,7 +58,7 @@ static int qmp_connect(struct qmp *q, const char *path, char *why, size_t len)
 			return 0;
 		close(q->fd);
 		q->fd = -1;
-		if (gone(q->pid) || now_s() > q->deadline) {
+		if (gone(q->pid) || zf_vm_now_s() > q->deadline) {
 			if (gone(q->pid))
 				snprintf(why, len, "qemu ended before its QMP socket opened");
 			else
@@ -96,7 +88,7 @@ static json_t *qmp_read(struct qmp *q, char *why, size_t len)
 				return msg;
 			json_decref(msg);
 		}
-		left = q->deadline - now_s();
+		left = q->deadline - zf_vm_now_s();
 		if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) <= 0) {
 			if (left > 0 && errno == EINTR)
 				continue;
