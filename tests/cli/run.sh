@@ -496,7 +496,7 @@ fi
 if "$bin" run --events list >"$tmp/out" 2>"$tmp/err" && [ ! -s "$tmp/err" ] &&
 	grep -Eqx '  task-clock  *software  (counts|unsupported: .*|refused: .*)' "$tmp/out" &&
 	grep -Eqx '  cycles  *hardware  (counts|unsupported: .*|refused: .*)' "$tmp/out" &&
-	[ "$(grep -c '^  [a-zA-Z1-]*  *\(hardware\|software\)  ' "$tmp/out")" = 31 ] &&
+	[ "$(grep -c '^  [a-zA-Z1-]*  *\(hardware\|software\)  ' "$tmp/out")" = 33 ] &&
 	grep -q '^raw codes: rNNNN\[:config1=HEX\]' "$tmp/out" &&
 	grep -Eq '^libpfm4: (PMUs detected on this CPU: |not in this build)' "$tmp/out" &&
 	"$bin" sweep --events list=MIGRATION >"$tmp/some" 2>>"$tmp/err" &&
