@@ -21,62 +21,7 @@
 #include "../../harness/out/json.h"
 #include "../../harness/doctor/sysinfo.h"
 #include "test.h"
-
-struct tree {
-	char root[64];
-};
-
-/* in /dev/shm where there is one: a tmpfs makes the 4,096 PUs' thousands of files at once */
-static void tree_make(struct tree *t)
-{
-	snprintf(t->root, sizeof(t->root), "/dev/shm/hzf-doctor-XXXXXX");
-	if (mkdtemp(t->root))
-		return;
-	snprintf(t->root, sizeof(t->root), "/tmp/hzf-doctor-XXXXXX");
-	if (!mkdtemp(t->root))
-		t->root[0] = '\0';
-}
-
-static void tree_free(struct tree *t)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->root);
-	if (t->root[0] && system(cmd))
-		fprintf(stderr, "  could not remove %s\n", t->root);
-}
-
-/* ROOT/rel := text, folders made as needed; text NULL: a folder (unreadable as a file) */
-static void put(struct tree *t, const char *rel, const char *text)
-{
-	char path[512], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", t->root, rel);
-	for (slash = strchr(path + strlen(t->root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(path, 0755);
-		*slash = '/';
-	}
-	if (!text) {
-		mkdir(path, 0755);
-		return;
-	}
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
-/* ROOT/rel removed: a file, or an empty folder */
-static void drop(struct tree *t, const char *rel)
-{
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s%s", t->root, rel);
-	remove(path);
-}
+#include "tree.h"
 
 /* a set of PUs from a list, "0-1,4000" */
 static hwloc_bitmap_t pus(const char *list)
