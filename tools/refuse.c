@@ -16,6 +16,7 @@
  * keeper goes when the command does.
  *
  *   refuse perf_event_open EACCES -- hzfbench run ...
+ *   refuse perf_event_open EMFILE -- hzfbench run ...
  *   refuse sched_setaffinity EPERM -- hzfbench run ...
  *   refuse mmap:4294967296 ENOMEM -- hzfbench run --size 4G ...
  *   refuse munmap:8388608 stall -- hzfbench sweep --faults kernel --size 8M ...
@@ -44,7 +45,7 @@ static const struct { const char *name; long nr; } calls[] = {
 
 static const struct { const char *name; int err; } errnos[] = {
 	{ "EACCES", EACCES }, { "EPERM", EPERM }, { "ENOMEM", ENOMEM }, { "EINVAL", EINVAL },
-	{ "ENOSPC", ENOSPC }, { "EROFS", EROFS },
+	{ "ENOSPC", ENOSPC }, { "EROFS", EROFS }, { "EMFILE", EMFILE }, { "ENFILE", ENFILE },
 };
 
 static int usage(void)

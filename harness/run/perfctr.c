@@ -301,12 +301,29 @@ const char *zf_perf_hint(int err, char *buf, size_t len)
 	return buf;
 }
 
-void zf_perf_raise_fd_limit(void)
+bool zf_perf_tool_failure(int err)
 {
-	struct rlimit r;
+	return err == EMFILE || err == ENFILE || err == ENOMEM;
+}
 
-	if (!getrlimit(RLIMIT_NOFILE, &r) && r.rlim_cur < r.rlim_max) {
-		r.rlim_cur = r.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &r);
-	}
+void zf_perf_failure(const char *what, int err, char *why, size_t len)
+{
+	struct rlimit r = { 0 };
+
+	getrlimit(RLIMIT_NOFILE, &r);
+	snprintf(why, len, "perf_event_open: %s: %s (RLIMIT_NOFILE %llu): hzfbench's failure, not "
+		 "an event this machine cannot count", what, strerror(err),
+		 (unsigned long long)r.rlim_cur);
+}
+
+int zf_perf_failed(const struct zf_perf_task *t, char *why, size_t len)
+{
+	size_t i;
+
+	for (i = 0; t->list && i < t->list->n; i++)
+		if (zf_perf_tool_failure(t->err[i])) {
+			zf_perf_failure(t->list->ev[i].name, t->err[i], why, len);
+			return t->err[i];
+		}
+	return 0;
 }

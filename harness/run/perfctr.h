@@ -4,7 +4,8 @@
  * itself after binding (hardware events in groups of at most
  * ZF_PERF_HW_GROUP, software events in one group), and reads them at every
  * phase boundary. An event the machine cannot count is not opened, and its
- * errno is kept: it is reported as unsupported, never as a zero.
+ * errno is kept: it is reported as unsupported, never as a zero. One hzfbench
+ * could not open (out of file descriptors or memory) fails the run instead.
  */
 #ifndef HZF_PERFCTR_H
 #define HZF_PERFCTR_H
@@ -135,7 +136,20 @@ void zf_sampler_close(struct zf_sampler *s);
 bool zf_perf_scaled(const struct zf_perf_value *v, double *out, bool *multiplexed);
 /* the one-line hint for a refusal, naming perf_event_paranoid; NULL if err is not one */
 const char *zf_perf_hint(int err, char *buf, size_t len);
-/* raise RLIMIT_NOFILE's soft limit to its hard limit: many tasks, many events */
-void zf_perf_raise_fd_limit(void);
+/*
+ * An errno of perf_event_open that is hzfbench's failure, not the machine's
+ * refusal: out of file descriptors (EMFILE, ENFILE) or memory (ENOMEM). The
+ * rest (ENOENT, EOPNOTSUPP, EINVAL for an event the PMU does not know,
+ * EACCES and EPERM under perf_event_paranoid) say what the machine cannot
+ * count: unsupported.
+ */
+bool zf_perf_tool_failure(int err);
+/*
+ * The first of t's events that failed so: its errno, with why naming the
+ * event, the error and RLIMIT_NOFILE; 0 when none did
+ */
+int zf_perf_failed(const struct zf_perf_task *t, char *why, size_t len);
+/* the same for one errno of what (an event, "--profile's sampler"), into why */
+void zf_perf_failure(const char *what, int err, char *why, size_t len);
 
 #endif

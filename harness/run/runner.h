@@ -128,7 +128,7 @@ struct zf_run_result {
 	 * errno's text, never a placement or a CPU list (sweep names the
 	 * placement beside it), so that the longest fits whole
 	 */
-	char error[256];
+	char error[512];
 };
 
 /*

@@ -266,7 +266,7 @@ static int task_main(struct zf_runner *r, int id)
 	struct zf_task_perf *tp = &t.tp;
 	bool made = false;
 	uint32_t seen = 0;
-	char why[160];
+	char why[sizeof(slot->error)];
 	int err = 0;
 
 	if (cfg->plan->pu[id] >= 0 &&
@@ -288,12 +288,20 @@ static int task_main(struct zf_runner *r, int id)
 	if (!err) {	/* on itself, bound: every count is this task's, on its PU */
 		zf_perf_open(&tp->pt, cfg->events);
 		memcpy(slot->perf_err, tp->pt.err, sizeof(slot->perf_err));
+		/* out of fds or memory: the run would lose what the machine can count */
+		if (zf_perf_failed(&tp->pt, why, sizeof(why)))
+			err = task_fail(slot, why);
 	}
 	if (!err && cfg->profile) {
 		slot->profile_err = -zf_sampler_open(&tp->smp, ZF_PROFILE_PERIOD_NS, __start_hzf_get,
 						     __stop_hzf_get, __start_hzf_put, __stop_hzf_put,
 						     cfg->kallsyms);
 		tp->sampling = !slot->profile_err;
+		if (zf_perf_tool_failure(slot->profile_err)) {
+			zf_perf_failure("--profile's cpu-clock sampler", slot->profile_err, why,
+					sizeof(why));
+			err = task_fail(slot, why);
+		}
 	}
 	atomic_fetch_add(&r->ctl->ready, 1);
 	futex_wake(&r->ctl->ready);

@@ -42,7 +42,7 @@ struct zf_task_slot {
 	int profile_err;			/* and for the sampling event */
 	int cpu_seen, failed;
 	int numa_moved;			/* page table pages moved onto its node (zf_numa_settle) */
-	char error[160];
+	char error[256];
 	/* a pass ended: the watchdog's sign of life, on a line of its own */
 	_Atomic unsigned long beat __attribute__((aligned(ZF_LINE)));
 } __attribute__((aligned(ZF_LINE)));
