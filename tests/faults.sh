@@ -78,6 +78,11 @@ if "$refuse" perf_event_open EACCES -- true 2>/dev/null; then
 		--out "$tmp/perf"
 	judged 1 "--events: task-clock: perf_event_open refused (Permission denied)" "$tmp/perf" \
 		"perf_event_open refused for --events"
+	# out of file descriptors is hzfbench's failure, never an event called unsupported
+	try "$refuse" perf_event_open EMFILE -- "$bin" run "${run_args[@]}" --events task-clock \
+		--out "$tmp/emfile"
+	judged 1 "hzfbench: --events: perf_event_open: task-clock: Too many open files" \
+		"$tmp/emfile" "perf_event_open out of file descriptors"
 	try "$refuse" sched_setaffinity EPERM -- "$bin" run "${run_args[@]}" --out "$tmp/bind"
 	judged 1 "task 0: bind to PU 0: Operation not permitted" "$tmp/bind" "the CPU binding refused"
 	if "$bin" topo | grep -q '^huge zero folio: mapped'; then

@@ -45,6 +45,8 @@ else
 	count "$log" fuzz
 	HZF_BUILD=$build tests/faults.sh | tee "$log"
 	count "$log" faults
+	HZF_BUILD=$build tests/resources.sh | tee "$log"
+	count "$log" resources
 	HZF_BUILD=$build tests/trust.sh | tee "$log"
 	count "$log" trust
 	HZF_BUILD=$build tests/vm.sh --no-guests | tee "$log"

@@ -13,6 +13,7 @@
 #include "doctorcmd.h"
 #include "model.h"
 #include "opt.h"
+#include "resources.h"
 #include "vm.h"
 #include "zeroout.h"
 
@@ -68,6 +69,8 @@ int main(int argc, char **argv)
 {
 	const struct zf_cmd *c;
 
+	/* a task's events, times a thousand tasks: the soft limit's 1,024 go at 90 */
+	zf_res_raise_nofile();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

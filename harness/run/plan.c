@@ -335,6 +335,7 @@ int zf_sweep_plan(struct zf_sweep *sw, struct zf_topo *topo, struct zf_plan *pla
 	unsigned long least = sw->min_reps > 6 ? sw->min_reps : 6;
 	unsigned long rounds_least = sw->reps_auto ? (least < rounds ? least : rounds) : rounds;
 	double runs_s = 0, runs_least_s = 0, tasks_sum = 0, write_s = 0, write_least_s = 0;
+	struct zf_sweep_needs needs;
 	unsigned long r;
 	int ret = 1;
 
@@ -381,7 +382,12 @@ int zf_sweep_plan(struct zf_sweep *sw, struct zf_topo *topo, struct zf_plan *pla
 	if (sw->reps_auto)
 		print_total("at least", runs_least_s, ps.setup_s, write_least_s);
 	print_total(sw->reps_auto ? "at most" : "estimated", runs_s, ps.setup_s, write_s);
-	ret = 0;
+	/* beside the time, what the largest configurations hold, and whether this machine can */
+	ret = zf_sweep_needs(sw, topo, plans, &needs) ? 2 : 0;
+	zf_sweep_needs_print(sw, topo, plans, &needs, stdout);
+	fflush(stdout);
+	if (ret)
+		zf_sweep_needs_refusal(sw, plans, &needs);
 out:
 	plan_free(&ps);
 	return ret;

@@ -14,6 +14,7 @@
 #include "cpustat.h"
 #include "kcheck.h"
 #include "numa.h"
+#include "resources.h"
 #include "tasks.h"
 #include "../../bench/tick.h"
 
@@ -368,6 +369,26 @@ static void teardown(struct zf_runner *r)
 	zf_numa_free(r->ctl, r->shm_len);
 }
 
+/*
+ * This run's file descriptors, tasks and memory against the machine as it
+ * is now (a sweep checked every configuration before it began; what ran
+ * since, here or beside it, may have taken some): a run short of any is
+ * not started, rather than lose its counters or last tasks half-way
+ */
+static int run_fits(const struct zf_run_config *cfg, struct zf_run_result *res)
+{
+	struct zf_res_limits l;
+	struct zf_res_need n;
+	enum zf_res_short s;
+
+	zf_res_read(&l, false);
+	zf_res_need_of(cfg, l.fds_open + ZF_RES_OWN_EXTRA_FDS, true, 0, &n);
+	s = zf_res_check(&n, &l, res->error, sizeof(res->error));
+	if (s == ZF_RES_FITS)
+		return 0;
+	return s == ZF_RES_FDS ? -EMFILE : s == ZF_RES_TASKS ? -EAGAIN : -ENOMEM;
+}
+
 unsigned long zf_next_passes(unsigned long passes, uint64_t took_ns, unsigned long min_ms)
 {
 	double want = ceil(min_ms * 1e6 * 1.1 / (took_ns ? took_ns : 1) * passes);
@@ -399,7 +420,9 @@ int zf_run(const struct zf_run_config *cfg, struct zf_topo *topo, struct zf_run_
 		return -ENOMEM;
 	}
 	t0 = zf_now_ns();
-	err = setup(&r, res);
+	err = run_fits(cfg, res);
+	if (!err)
+		err = setup(&r, res);
 	if (err)
 		goto out;
 	err = zf_tasks_start(&r, res);

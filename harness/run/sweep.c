@@ -310,6 +310,7 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 	bool perf_warned = false, keeping = false;
 	struct zf_perf_task keeper;
 	struct zf_kallsyms ks = { 0 };
+	struct zf_sweep_needs needs;
 	double t0, w0, setup0 = now_s();
 
 	if (!plans)
@@ -333,7 +334,17 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 		ret = zf_sweep_plan(sw, topo, plans);
 		goto out;
 	}
-	if (kernel_faults_usable(sw) || events_refused(sw) || sched_refused(sw)) {
+	if (kernel_faults_usable(sw)) {
+		ret = 1;
+		goto out;
+	}
+	/* fds, tasks and memory: a configuration this machine cannot hold is bad input */
+	if (zf_sweep_needs(sw, topo, plans, &needs)) {
+		zf_sweep_needs_refusal(sw, plans, &needs);
+		ret = 2;
+		goto out;
+	}
+	if (events_refused(sw) || sched_refused(sw)) {
 		ret = 1;
 		goto out;
 	}
@@ -349,6 +360,10 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 	if (sw->events.n) {
 		zf_perf_open(&keeper, &sw->events);
 		keeping = true;
+		if (zf_perf_failed(&keeper, why, sizeof(why))) {
+			fprintf(stderr, "hzfbench: --events: %s; nothing run\n", why);
+			goto out;
+		}
 	}
 	if (sw->profile && zf_kallsyms_profile(&ks))
 		r.kallsyms = sw->kallsyms = &ks;	/* read once, before any task: shared by forks */

@@ -5,9 +5,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "parse.h"
 #include "perfctr.h"
+#include "resources.h"
 #include "runner.h"
 #include "topo.h"
 
@@ -68,6 +70,30 @@ bool zf_sweep_config(const struct zf_sweep *sw, struct zf_plan *plans, size_t c,
 int zf_sweep_plan(struct zf_sweep *sw, struct zf_topo *topo, struct zf_plan *plans);
 /* 0 when every configuration ran and passed its checks; 2 for a bad plan; else 1 */
 int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo);
+/* what a sweep needs of the machine (sweepneed.c) */
+struct zf_sweep_needs {
+	struct zf_res_need fds, tasks, memory;	/* the configurations needing most of each */
+	size_t fds_at, tasks_at, memory_at;	/* their indices */
+	uint64_t samples;			/* the bytes of samples kept by the end */
+	struct zf_res_limits limits;		/* this machine's, as read */
+	long refused;				/* the first configuration short here, or -1 */
+	enum zf_res_short short_of;		/* and what it is short of */
+	char why[640];
+};
+
+/*
+ * Every configuration's needs, and on this machine (not HWLOC_SYNTHETIC's)
+ * each checked against its limits: 0, or -1 with refused naming the first
+ * configuration short of something
+ */
+int zf_sweep_needs(const struct zf_sweep *sw, const struct zf_topo *topo, struct zf_plan *plans,
+		   struct zf_sweep_needs *out);
+/* the refusal's one line: the option, its value, the configuration, why */
+void zf_sweep_needs_refusal(const struct zf_sweep *sw, struct zf_plan *plans,
+			    const struct zf_sweep_needs *nd);
+/* --plan's lines: the largest configuration's memory, fds and tasks, and the limits here */
+void zf_sweep_needs_print(const struct zf_sweep *sw, const struct zf_topo *topo,
+			  struct zf_plan *plans, const struct zf_sweep_needs *nd, FILE *out);
 /* the lists the command line filled in: strategies, kinds, faults, placements, tasks */
 void zf_sweep_free(struct zf_sweep *sw);
 

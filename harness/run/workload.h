@@ -16,10 +16,20 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "runner.h"
 
 struct zf_task;
+
+/* what one task holds at its peak, mid-pass, in bytes (resneed.c) */
+struct zf_task_memory {
+	uint64_t page_tables;		/* the kernel's, for its region */
+	uint64_t slots;			/* its own "page table" */
+	uint64_t region;		/* real pages, where the kernel does not map the folio */
+	uint64_t per_fault;		/* what one more fault a pass adds to the three */
+	uint64_t address_space;		/* its region's mapping */
+};
 
 struct zf_workload_ops {
 	const char *name;		/* --workload's word, samples.csv's workload */
@@ -36,6 +46,12 @@ struct zf_workload_ops {
 	/* the task's own memory, on its node (t->table): 0, or -errno with why */
 	int (*task_init)(struct zf_task *t, char *why, size_t len);
 	void (*task_fini)(struct zf_task *t);
+	/*
+	 * The memory a task of cfg holds at its peak; mapped: whether the
+	 * kernel maps the huge zero folio on read faults. NULL: none of its own.
+	 */
+	void (*task_memory)(const struct zf_run_config *cfg, bool mapped,
+			    struct zf_task_memory *m);
 	/* untimed, before a repetition's first pass; NULL: nothing */
 	void (*rep_start)(struct zf_task *t);
 	/* before every pass but the first (lifecycle: the wave); NULL: nothing */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "kcheck.h"
 #include "numa.h"
@@ -158,6 +159,34 @@ static void usemem_task_fini(struct zf_task *t)
 	zf_numa_free(t->table, t->table_len);
 }
 
+/*
+ * Its slots, and on real faults the kernel's tables: a huge zero PMD
+ * deposits a page table for a later split (pgtable_trans_huge_deposit()),
+ * held until the region is unmapped, and a PMD table maps a PUD's worth;
+ * where the kernel does not map the huge zero folio a read fault allocates
+ * a huge page of real memory instead.
+ */
+static void usemem_task_memory(const struct zf_run_config *cfg, bool mapped,
+			       struct zf_task_memory *m)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), faults = cfg->faults_per_pass;
+	uint64_t len = faults * cfg->step, pud = page / 8 * ZF_FOLIO_SIZE;
+
+	*m = (struct zf_task_memory){
+		.slots = faults * sizeof(struct zf_folio *),
+		.per_fault = sizeof(struct zf_folio *),
+	};
+	if (cfg->fault != ZF_FAULT_KERNEL)
+		return;
+	m->page_tables = faults * page + (len + pud - 1) / pud * page;
+	m->per_fault += page;
+	m->address_space = len + ZF_FOLIO_SIZE;	/* its mapping, padded to align it */
+	if (!mapped) {
+		m->region = faults * ZF_FOLIO_SIZE;
+		m->per_fault += ZF_FOLIO_SIZE;
+	}
+}
+
 static void usemem_rep_start(struct zf_task *t)
 {
 	if (t->r->cfg->fault == ZF_FAULT_KERNEL)
@@ -191,6 +220,7 @@ const struct zf_workload_ops zf_workload_usemem = {
 	.sized_pass	= true,
 	.task_init	= usemem_task_init,
 	.task_fini	= usemem_task_fini,
+	.task_memory	= usemem_task_memory,
 	.rep_start	= usemem_rep_start,
 	.pass		= usemem_pass,
 };
@@ -203,6 +233,7 @@ const struct zf_workload_ops zf_workload_lifecycle = {
 	.calibrate_by_wall = true,
 	.task_init	= usemem_task_init,
 	.task_fini	= usemem_task_fini,
+	.task_memory	= usemem_task_memory,
 	.rep_start	= usemem_rep_start,
 	.between_passes	= zf_task_wave,
 	.pass		= usemem_pass,
