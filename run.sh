@@ -350,14 +350,18 @@ make_plan() {
 	echo "$sweep_plan"
 	plan_lo=$(seconds 'at least' <<<"$sweep_plan") plan_hi=$(seconds 'estimated|at most' <<<"$sweep_plan")
 	[ -n "$plan_lo" ] || plan_lo=$plan_hi
-	stage_plan() {	# NAME COMMAND...: one line, and its seconds added to both bounds
-		local name=$1 line s
+	# NAME COMMAND...: its estimate in one line (a --reps auto sweep's "at most"),
+	# and its seconds added to the bounds (its "at least" to the lower one)
+	stage_plan() {
+		local name=$1 out lo hi
 		shift
-		line=$("$bin" "$@" --plan) || return 1
-		s=$(seconds estimated <<<"$line")
-		echo "plan: $name: ${line##*plan: estimated }"
-		plan_lo=$(awk -v a="$plan_lo" -v b="$s" 'BEGIN { print a + b }')
-		plan_hi=$(awk -v a="$plan_hi" -v b="$s" 'BEGIN { print a + b }')
+		out=$("$bin" "$@" --plan) || return 1
+		hi=$(seconds 'estimated|at most' <<<"$out") lo=$(seconds 'at least' <<<"$out")
+		[ -n "$lo" ] || lo=$hi
+		echo "plan: $name: $(grep -E '^plan: (estimated|at most) [0-9:]+ \(' <<<"$out" | tail -1 |
+			sed -E 's/^plan: (estimated )?//')"
+		plan_lo=$(awk -v a="$plan_lo" -v b="$lo" 'BEGIN { print a + b }')
+		plan_hi=$(awk -v a="$plan_hi" -v b="$hi" 'BEGIN { print a + b }')
 	}
 	if [ "$(nproc)" -ge 2 ] || [ -n "${HWLOC_SYNTHETIC:-}" ]; then
 		stage_plan c2c "${c2c_args[@]}" --contention || return 1
