@@ -92,6 +92,12 @@ test-vm: $(B)/hzfbench $(B)/jsoncheck
 test-scale: $(B)/hzfbench
 	@HZF_BUILD=$(B) HZF_SCALE_RUNS=$${HZF_SCALE_RUNS:-3} tools/test-scale.sh
 
+# a big machine's counts here, oversubscribed: 1,024 thread and 1,024
+# process tasks of eight events under ulimit -Sn 1024, the refusals, EMFILE
+# (tools/test-big.sh, about 3 minutes): not part of make test
+test-big: $(B)/hzfbench $(B)/refuse
+	@HZF_BUILD=$(B) tools/test-big.sh
+
 # the plain C yardstick for the real-fault loop (tools/vs-plain.sh)
 $(B)/plainfault: tools/plainfault.c
 	@mkdir -p $(B)
@@ -259,4 +265,4 @@ plots:
 clean:
 	rm -rf build $(DIST).tar.gz
 
-.PHONY: all docs dist test-dist test-vm test-scale kernels test test-asan test-ubsan test-tsan lint fuzz fuzz-smoke fuzz-merge bench bench-plain model-check plots install clean FORCE
+.PHONY: all docs dist test-dist test-vm test-scale test-big kernels test test-asan test-ubsan test-tsan lint fuzz fuzz-smoke fuzz-merge bench bench-plain model-check plots install clean FORCE
