@@ -93,6 +93,123 @@ TEST(golden_results_csvs)
 	EXPECT_EQ(fake_folder_end(&f), 0);
 }
 
+static int by_text(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* path's lines, split in place in *text, the first kept first and the rest sorted; n of them */
+static char **sorted_lines(const char *path, char **text, size_t *n)
+{
+	size_t len, cap = 0;
+	char **lines = NULL, *p, *nl;
+
+	*n = 0;
+	if (zf_read_file_alloc(path, text, &len))
+		return NULL;
+	for (p = *text; (nl = strchr(p, '\n')); p = nl + 1) {
+		if (*n == cap) {
+			char **grown = realloc(lines, (cap = cap ? 2 * cap : 64) * sizeof(*lines));
+
+			if (!grown) {
+				free(lines);
+				return NULL;
+			}
+			lines = grown;
+		}
+		*nl = '\0';
+		lines[(*n)++] = p;
+	}
+	if (*n > 1)
+		qsort(lines + 1, *n - 1, sizeof(*lines), by_text);
+	return lines;
+}
+
+/* dir/name's header and rows against the golden's: the same, in any order */
+static int same_rows_as_golden(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 64], *got_text = NULL, *want_text = NULL, **got, **want;
+	size_t ngot, nwant, i;
+	int same;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	got = sorted_lines(path, &got_text, &ngot);
+	snprintf(path, sizeof(path), GOLDEN "/%s", name);
+	want = sorted_lines(path, &want_text, &nwant);
+	same = got && want && ngot == nwant;
+	for (i = 0; same && i < ngot; i++)
+		same = !strcmp(got[i], want[i]);
+	if (!same)
+		fprintf(stderr, "  %s/%s: not the rows of " GOLDEN "/%s\n", dir, name, name);
+	free(got);
+	free(want);
+	free(got_text);
+	free(want_text);
+	return same;
+}
+
+/* the lines in path; -1 where it cannot be read */
+static long count_lines(const char *path)
+{
+	char *text, *p;
+	long n = 0;
+	size_t len;
+
+	if (zf_read_file_alloc(path, &text, &len))
+		return -1;
+	for (p = text; (p = strchr(p, '\n')); p++)
+		n++;
+	free(text);
+	return n;
+}
+
+/*
+ * The golden folder's runs added as a sweep adds them, a round at a time: the
+ * streamed files hold the golden's rows, in the order the runs were added,
+ * and every file written whole is the golden's, byte for byte
+ */
+TEST(streamed_rows_follow_the_runs)
+{
+	static const char *const whole[] = {
+		"summary.csv", "counters.csv", "timing.csv", "profile.csv", "stats.json",
+	};
+	static const char *const streamed[] = { "samples.csv", "tasks.csv", "perf.csv" };
+	/* round 0: every configuration; 1: the two of 2 and 3 repetitions; 2: the last's */
+	static const unsigned int order[][2] = { { 0, 0 }, { 1, 0 }, { 2, 0 }, { 0, 1 }, { 1, 1 },
+						 { 0, 2 } };
+	static struct fake_folder f;
+	char why[256], path[PATH_MAX + 32];
+	struct zf_csv csv;
+	size_t i, line;
+
+	ASSERT_EQ(fake_folder_begin(&f), 0);
+	snprintf(path, sizeof(path), "%s/samples.csv", f.dir);
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		EXPECT_EQ(fake_add(&f, order[i][0], order[i][1], 1), 0);
+		/* each run's rows are in the file as it is added, before any write */
+		EXPECT_EQ(count_lines(path), (long)i + 2);
+	}
+	EXPECT_EQ(fake_runs(&f), 0);
+	ASSERT_EQ(zf_results_write(&f.r, why, sizeof(why)), 0);
+	ASSERT_EQ(zf_results_end(&f.r, true, why, sizeof(why)), 0);
+	for (i = 0; i < sizeof(whole) / sizeof(whole[0]); i++)
+		EXPECT_TRUE(same_as_golden(f.dir, whole[i]));
+	for (i = 0; i < sizeof(streamed) / sizeof(streamed[0]); i++)
+		EXPECT_TRUE(same_rows_as_golden(f.dir, streamed[i]));
+	ASSERT_EQ(zf_csv_read(path, &csv, &line), 0);
+	ASSERT_EQ(csv.nrows, 6);
+	for (i = 0; i < csv.nrows; i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "%s", f.cfg[order[i][0]].strategy->name);
+		EXPECT_STREQ(csv.rows[i][zf_csv_col(&csv, "strategy")], want);
+		snprintf(want, sizeof(want), "%u", order[i][1]);
+		EXPECT_STREQ(csv.rows[i][zf_csv_col(&csv, "rep")], want);
+	}
+	zf_csv_free(&csv);
+	EXPECT_EQ(fake_folder_end(&f), 0);
+}
+
 /* model --from the committed sample: summary.csv's columns, a prediction outside the model */
 TEST(golden_model_csv)
 {

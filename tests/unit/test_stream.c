@@ -1,20 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A file appended to row by row (stream.h): a run whose rows could not all
- * be written is cut off again, so that the file ends with a whole row. A
- * full disk is a file size limit here (RLIMIT_FSIZE: the kernel's EFBIG, a
- * short write first, as ENOSPC).
+ * The streamed files (samples.csv, tasks.csv, perf.csv): rows appended run
+ * by run, and a run whose rows could not all be written cut off again, so
+ * that a file ends with a whole row. A full disk is a file size limit here
+ * (RLIMIT_FSIZE: the kernel's EFBIG, a short write first, as ENOSPC).
  */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../harness/doctor/sysinfo.h"
+#include "../../harness/out/json.h"
 #include "../../harness/out/stream.h"
+#include "fakeres.h"
 #include "test.h"
+
+/* path's size; -1 where it cannot be told */
+static long long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (long long)st.st_size;
+}
+
+/* the file's last byte is a newline: it ends with a whole row */
+static int ends_with_row(const char *path)
+{
+	char *text;
+	size_t len;
+	int whole;
+
+	if (zf_read_file_alloc(path, &text, &len))
+		return 0;
+	whole = len && text[len - 1] == '\n';
+	free(text);
+	return whole;
+}
 
 /* writes past limit bytes refused (EFBIG) from now on, or (limit 0) not any more */
 static void limit_files(rlim_t limit, struct rlimit *saved)
@@ -78,4 +103,48 @@ TEST(stream_cuts_a_failed_run_off)
 	zf_buf_free(&header);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	EXPECT_EQ(system(path), 0);
+}
+
+/*
+ * A run that cannot be written fails with the file named, every streamed
+ * file left at the run before it, and meta.json says incomplete
+ */
+TEST(failed_write_leaves_whole_rows_and_an_incomplete_folder)
+{
+	static const char *const streamed[] = { "samples.csv", "tasks.csv", "perf.csv" };
+	static struct fake_folder f;
+	char path[PATH_MAX + 32], why[256], text[65536], value[16];
+	long long before[3];
+	struct rlimit saved;
+	long long most = 0;
+	size_t i;
+	int err;
+
+	ASSERT_EQ(fake_folder_begin(&f), 0);
+	ASSERT_EQ(fake_add(&f, 0, 0, 1), 0);
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", f.dir, streamed[i]);
+		before[i] = file_size(path);
+		most = before[i] > most ? before[i] : most;
+	}
+	/* room for a few more rows in each: the run's perf.csv rows break off mid-row */
+	limit_files((rlim_t)most + 300, &saved);
+	err = fake_add(&f, 1, 0, 2);
+	limit_files(0, &saved);
+	EXPECT_EQ(err, -EFBIG);
+	EXPECT_TRUE(strstr(f.why, "/perf.csv: File too large") != NULL);
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", f.dir, streamed[i]);
+		EXPECT_EQ(file_size(path), before[i]);
+		EXPECT_TRUE(ends_with_row(path));
+	}
+	EXPECT_EQ(f.r.configs[1].reps, 0);	/* nothing of it kept either */
+	EXPECT_TRUE(zf_results_write(&f.r, why, sizeof(why)) != 0);	/* stays failed */
+	ASSERT_EQ(zf_results_end(&f.r, false, why, sizeof(why)), 0);
+	snprintf(path, sizeof(path), "%s/meta.json", f.dir);
+	ASSERT_EQ(zf_read_file(path, text, sizeof(text)), 0);
+	ASSERT_EQ(zf_json_get(text, "complete", value, sizeof(value)), 0);
+	EXPECT_STREQ(value, "false");
+	EXPECT_TRUE(zf_results_complete(f.dir, why, sizeof(why)) != 0);
+	EXPECT_EQ(fake_folder_end(&f), 0);
 }
