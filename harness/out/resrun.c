@@ -395,3 +395,18 @@ int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_c
 	zf_stats_add(&c->total, &res->total);
 	return 0;
 }
+
+size_t zf_results_rep_bytes(int ntasks)
+{
+	(void)ntasks;	/* a repetition keeps its figures, none of its tasks' */
+	return sizeof(struct zf_rep_kept) + 2 * sizeof(struct zf_run_record);
+}
+
+size_t zf_results_run_bytes(int ntasks, unsigned int reps)
+{
+	size_t n = ntasks > 0 ? (size_t)ntasks : 0;
+
+	return (size_t)reps * (n * sizeof(struct zf_task_sample) + sizeof(struct zf_rep_kernel)) +
+	       n * 2 * sizeof(int) +			/* mm_node, cpu_seen */
+	       ZF_STREAMS * ZF_STREAM_BUF_MAX;		/* the rows being written */
+}

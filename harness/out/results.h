@@ -130,6 +130,24 @@ void zf_results_key(const struct zf_run_config *cfg, struct zf_config_key *key);
 const char *zf_results_rep_verdict(const struct zf_run_result *res, unsigned int rep,
 				   char *buf, size_t len);
 /*
+ * The bytes the results keep in memory for each repetition of a
+ * configuration of ntasks tasks, whatever ntasks: its figures (struct
+ * zf_rep_kept) and, in a sweep, where each run is one repetition, the
+ * run's timing.csv record (twice over: their array doubles as it grows).
+ * Beside them each configuration holds its struct zf_config_result
+ * (zf_results_begin() makes room for all) and, under --profile with
+ * kallsyms, a struct zf_ksym_total for each kernel symbol its tasks'
+ * samples fell in, however many tasks and repetitions.
+ */
+size_t zf_results_rep_bytes(int ntasks);
+/*
+ * The bytes one run's own result holds while it is added: zf_run()'s
+ * samples, kernel figures and per-task nodes (struct zf_run_result), and
+ * the rows on their way to the streamed files (a buffer of each, let go
+ * once the run is in)
+ */
+size_t zf_results_run_bytes(int ntasks, unsigned int reps);
+/*
  * The streamed files fsync()ed, every other CSV file rewritten from what
  * is kept, and meta.json (complete: false)
  */

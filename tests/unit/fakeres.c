@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../../bench/strategy.h"
+#include "../../harness/doctor/sysinfo.h"
 #include "fakeres.h"
 #include "synthetic.h"
 
@@ -202,6 +203,20 @@ int fake_folder_begin(struct fake_folder *f)
 				    .topo = &f->topo, .events = &f->events };
 	snprintf(f->r.dir, sizeof(f->r.dir), "%s", f->dir);
 	return zf_results_begin(&f->r, 4, why, sizeof(why)) ? -1 : 0;	/* the 4th never kept */
+}
+
+long fake_file_lines(const char *path)
+{
+	char *text, *p;
+	long n = 0;
+	size_t len;
+
+	if (zf_read_file_alloc(path, &text, &len))
+		return -1;
+	for (p = text; (p = strchr(p, '\n')); p++)
+		n++;
+	free(text);
+	return n;
 }
 
 int fake_folder_end(struct fake_folder *f)

@@ -36,6 +36,8 @@ int fake_folder_begin(struct fake_folder *f);
 int fake_add(struct fake_folder *f, unsigned int idx, unsigned int rep0, unsigned int reps);
 /* timing.csv's runs */
 int fake_runs(struct fake_folder *f);
+/* the lines in path, its header among them; -1 where it cannot be read */
+long fake_file_lines(const char *path);
 /* everything let go, the folder removed; 0 or -1 */
 int fake_folder_end(struct fake_folder *f);
 

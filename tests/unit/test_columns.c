@@ -148,21 +148,6 @@ static int same_rows_as_golden(const char *dir, const char *name)
 	return same;
 }
 
-/* the lines in path; -1 where it cannot be read */
-static long count_lines(const char *path)
-{
-	char *text, *p;
-	long n = 0;
-	size_t len;
-
-	if (zf_read_file_alloc(path, &text, &len))
-		return -1;
-	for (p = text; (p = strchr(p, '\n')); p++)
-		n++;
-	free(text);
-	return n;
-}
-
 /*
  * The golden folder's runs added as a sweep adds them, a round at a time: the
  * streamed files hold the golden's rows, in the order the runs were added,
@@ -187,7 +172,7 @@ TEST(streamed_rows_follow_the_runs)
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		EXPECT_EQ(fake_add(&f, order[i][0], order[i][1], 1), 0);
 		/* each run's rows are in the file as it is added, before any write */
-		EXPECT_EQ(count_lines(path), (long)i + 2);
+		EXPECT_EQ(fake_file_lines(path), (long)i + 2);
 	}
 	EXPECT_EQ(fake_runs(&f), 0);
 	ASSERT_EQ(zf_results_write(&f.r, why, sizeof(why)), 0);

@@ -7,16 +7,20 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../bench/strategy.h"
 #include "../../harness/doctor/sysinfo.h"
 #include "../../harness/out/json.h"
 #include "../../harness/out/stream.h"
 #include "fakeres.h"
+#include "synthetic.h"
 #include "test.h"
 
 /* path's size; -1 where it cannot be told */
@@ -147,4 +151,67 @@ TEST(failed_write_leaves_whole_rows_and_an_incomplete_folder)
 	EXPECT_STREQ(value, "false");
 	EXPECT_TRUE(zf_results_complete(f.dir, why, sizeof(why)) != 0);
 	EXPECT_EQ(fake_folder_end(&f), 0);
+}
+
+/*
+ * What the results keep grows with the repetitions and not with their
+ * tasks: 16 runs of 1,024 tasks kept in zf_results_rep_bytes() each
+ * (malloc's own count of the bytes in use, where it keeps one: not under
+ * a sanitizer's), where one run's samples alone are over a MiB
+ */
+TEST(results_keep_figures_not_tasks)
+{
+	enum { NTASKS = 1024, RUNS = 16 };
+	static int pu[NTASKS], node[NTASKS], mm_node[NTASKS], cpu_seen[NTASKS];
+	static struct zf_task_sample samples[NTASKS];
+	struct zf_plan plan = { .placement = "none", .ntasks = NTASKS, .pu = pu, .node = node };
+	struct zf_run_config cfg = { .strategy = &zf_strategy_global, .kind = ZF_TASK_THREAD,
+				     .plan = &plan, .faults_per_pass = 32, .step = 2 << 20 };
+	struct zf_rep_kernel kernel = { .wall_ns = 1000000 };
+	struct zf_run_result res = { .reps = 1, .passes = 1, .ntasks = NTASKS, .samples = samples,
+				     .kernel = &kernel, .mm_node = mm_node,
+				     .cpu_seen = cpu_seen };
+	char dir[] = "/tmp/hzfkept.XXXXXX", why[256], verdict[64], path[64];
+	struct zf_results r = { 0 };
+	struct mallinfo2 before, after;
+	unsigned int i, suspect;
+	struct zf_topo topo;
+	int k;
+
+	EXPECT_EQ(zf_results_rep_bytes(1), zf_results_rep_bytes(NTASKS));
+	EXPECT_TRUE(zf_results_rep_bytes(NTASKS) >= sizeof(struct zf_rep_kept));
+	EXPECT_TRUE(zf_results_rep_bytes(NTASKS) < sizeof(struct zf_task_sample));
+	EXPECT_EQ(zf_results_run_bytes(NTASKS, 2) - zf_results_run_bytes(NTASKS, 1),
+		  NTASKS * sizeof(struct zf_task_sample) + sizeof(struct zf_rep_kernel));
+	EXPECT_TRUE(zf_results_run_bytes(NTASKS, 1) > NTASKS * sizeof(struct zf_task_sample));
+	for (k = 0; k < NTASKS; k++) {
+		pu[k] = node[k] = mm_node[k] = cpu_seen[k] = -1;
+		samples[k] = (struct zf_task_sample){ .faults = 640, .fault_ns = 1000000 + k,
+			.teardown_ns = 1000, .span_start_ns = 1000, .span_end_ns = 1001000,
+			.span_cpu_ns = 1000000, .steal_pct = NAN, .idle_pct = NAN };
+	}
+	ASSERT_TRUE(mkdtemp(dir));
+	ASSERT_EQ(open_synthetic(&topo, "pack:1 core:2 pu:1"), 0);
+	snprintf(r.dir, sizeof(r.dir), "%s", dir);
+	r.topo = &topo;
+	ASSERT_EQ(zf_results_begin(&r, 1, why, sizeof(why)), 0);
+	before = mallinfo2();
+	for (i = 0; i < RUNS; i++)
+		ASSERT_EQ(zf_results_add(&r, 0, &cfg, &res, &suspect, verdict, sizeof(verdict),
+					 why, sizeof(why)), 0);
+	after = mallinfo2();
+	EXPECT_EQ(r.configs[0].reps, RUNS);
+	/* what realloc() rounds each block to, beside: a few words */
+	/*
+	 * beside: what realloc() rounds each block to, and small blocks freed
+	 * into malloc's per-thread cache, which its count takes for in use
+	 */
+	EXPECT_TRUE(after.uordblks <= before.uordblks + RUNS * zf_results_rep_bytes(NTASKS) + 8192);
+	ASSERT_EQ(zf_results_write(&r, why, sizeof(why)), 0);
+	snprintf(path, sizeof(path), "%s/tasks.csv", dir);
+	EXPECT_EQ(fake_file_lines(path), RUNS * NTASKS + 1);	/* every task's row, written all the same */
+	zf_results_free(&r);
+	zf_topo_close(&topo);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	EXPECT_EQ(system(path), 0);
 }
