@@ -73,10 +73,12 @@ out=$tmp/stream
 if $bin sweep --tasks 1,2 --strategies global,persistent --task-kinds thread,process \
 	--size 64M --reps 3 --min-ms 5 --events task-clock,page-faults --quiet --out "$out" \
 	>"$tmp/log" 2>&1 && meta_complete "$out" &&
-	streamed_every_row "$out" 8 3 task-clock page-faults; then
-	ok "sweep: samples.csv, tasks.csv and perf.csv hold every row of every run, round by round"
+	streamed_every_row "$out" 8 3 task-clock page-faults &&
+	grep -qE '^  "peak_rss_kb": [1-9][0-9]*,$' "$out/meta.json"; then
+	ok "sweep: samples.csv, tasks.csv and perf.csv hold every row of every run, round by round; meta.json its peak_rss_kb"
 else
-	fail "sweep: samples.csv, tasks.csv and perf.csv hold every row of every run, round by round" \
+	fail "sweep: samples.csv, tasks.csv and perf.csv hold every row of every run, round by round; meta.json its peak_rss_kb" \
+		"$(grep peak_rss_kb "$out/meta.json" 2>&1)" \
 		"$(cat "$tmp/log")" "$(cols "$out/samples.csv" strategy task_kind tasks rep 2>&1 | paste -sd,)" \
 		"$(wc -l "$out"/*.csv 2>&1 | paste -sd,)"
 fi

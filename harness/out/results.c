@@ -203,6 +203,7 @@ static int write_meta(struct zf_results *r, bool complete, const char *end_time,
 	const struct zf_sysinfo *si = &r->si;
 	json_t *meta = json_object(), *argv = json_array();
 	struct zf_buf b = { 0 };
+	uint64_t peak_kb;
 	int i, err = 0;
 
 	err |= put(meta, "hzfbench_version", json_string(HZF_VERSION));
@@ -248,6 +249,9 @@ static int write_meta(struct zf_results *r, bool complete, const char *end_time,
 	err |= put(meta, "configurations", json_integer(r->nconfigs));
 	err |= put(meta, "numa_moved_pages", json_integer((json_int_t)r->numa_moved_pages));
 	err |= put(meta, "timing", zf_timing_json(r));
+	/* as of this write: the last one's is the run's whole */
+	err |= put(meta, "peak_rss_kb", zf_peak_rss_kb(&peak_kb) ? json_null() :
+		   json_integer((json_int_t)peak_kb));
 	err |= put(meta, "start_time", zf_json_text(r->start_time));
 	if (end_time)
 		err |= put(meta, "end_time", zf_json_text(end_time));
