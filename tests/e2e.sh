@@ -48,6 +48,41 @@ else
 	fail "sweep writes every configuration and prints the table" "$(cat "$tmp/log")"
 fi
 
+# --- samples.csv, tasks.csv and perf.csv streamed: each run's rows once, round by round ---
+# streamed_every_row DIR CONFIGS REPS EVENT...: every repetition of every configuration
+# in samples.csv, in the order of timing.csv's runs (repetition 0 of each, then 1, ...),
+# each of its tasks in tasks.csv, and each event of a task in both phases in perf.csv
+streamed_every_row() {
+	local d=$1 n=$2 reps=$3 rounds=
+	shift 3
+	rounds=$(for r in $(seq 0 $((reps - 1))); do printf '%s:%s ' "$r" "$n"; done)
+	[ "$(csv_rows "$d/samples.csv")" = $((n * reps)) ] &&
+	[ "$(cols "$d/samples.csv" strategy task_kind tasks rep | sort -u | wc -l)" = $((n * reps)) ] &&
+	[ "$(cols "$d/samples.csv" rep | uniq -c | awk '{ printf "%s:%s ", $2, $1 }')" = "$rounds" ] &&
+	[ "$(cols "$d/samples.csv" rep | paste -sd,)" = "$(cols "$d/timing.csv" round | paste -sd,)" ] &&
+	[ "$(cols "$d/samples.csv" strategy task_kind tasks rep |
+		awk '{ for (k = 0; k < $3; k++) print $0, k }' | sort)" = \
+	  "$(cols "$d/tasks.csv" strategy task_kind tasks rep task | sort)" ] &&
+	[ "$(cols "$d/tasks.csv" strategy task_kind tasks rep task |
+		awk -v events="$*" '{ n = split(events, e, " ")
+			for (i = 1; i <= n; i++) print $0, "fault", e[i]; for (i = 1; i <= n; i++) print $0, "teardown", e[i] }' |
+		sort)" = "$(cols "$d/perf.csv" strategy task_kind tasks rep task phase event | sort)" ] &&
+	[ "$(cols "$d/summary.csv" reps | sort -u)" = "$reps" ]
+}
+out=$tmp/stream
+if $bin sweep --tasks 1,2 --strategies global,persistent --task-kinds thread,process \
+	--size 64M --reps 3 --min-ms 5 --events task-clock,page-faults --quiet --out "$out" \
+	>"$tmp/log" 2>&1 && meta_complete "$out" &&
+	streamed_every_row "$out" 8 3 task-clock page-faults &&
+	grep -qE '^  "peak_rss_kb": [1-9][0-9]*,$' "$out/meta.json"; then
+	ok "sweep: samples.csv, tasks.csv and perf.csv hold every row of every run, round by round; meta.json its peak_rss_kb"
+else
+	fail "sweep: samples.csv, tasks.csv and perf.csv hold every row of every run, round by round; meta.json its peak_rss_kb" \
+		"$(grep peak_rss_kb "$out/meta.json" 2>&1)" \
+		"$(cat "$tmp/log")" "$(cols "$out/samples.csv" strategy task_kind tasks rep 2>&1 | paste -sd,)" \
+		"$(wc -l "$out"/*.csv 2>&1 | paste -sd,)"
+fi
+
 # stats.json: LKP's flat object, every figure of summary.csv under its configuration's
 # dotted name (placement and fault left out at their defaults), none that is empty
 out=$tmp/sweep
@@ -1207,6 +1242,32 @@ if $bin run --strategy persistent --size 64M --reps auto --target-ci 100 --min-r
 else
 	fail "--reps auto --min-reps 8: 8 repetitions where 6 met the target, min_reps in meta.json" \
 		"reps: $(col "$tmp/minreps" reps)" "$(cat "$tmp/log")"
+fi
+
+# --- --reps auto in a sweep: each configuration done once its kept figures converge ---
+# a target of 100% is met by about the first 6: each configuration stops there or
+# soon after, with its interval within the target, and no run of it after that; its
+# repetitions 0 to reps - 1 in samples.csv, once each
+out=$tmp/autosweep
+if $bin sweep --strategies global,persistent --tasks 1 --size 64M --reps auto --target-ci 100 \
+	--min-reps 6 --max-reps 12 --min-ms 20 --events none --quiet --out "$out" >"$tmp/log" 2>&1 &&
+	meta_complete "$out" &&
+	awk -F, 'FNR == 1 { for (i = 1; i <= NF; i++) c[FILENAME, $i] = i; next }
+		{ k = $1 "," $3 }
+		FILENAME ~ /summary/ { reps[k] = $c[FILENAME, "reps"]; ci[k] = $c[FILENAME, "ci95_pct"] }
+		FILENAME ~ /samples/ { if (seen[k, $c[FILENAME, "rep"]]++) bad = 1; rows[k]++ }
+		FILENAME ~ /timing/ { runs[k]++ }
+		END { for (k in reps) {
+			if (reps[k] < 6 || reps[k] > 12 || rows[k] != reps[k] || runs[k] != reps[k]) bad = 1
+			if (reps[k] < 12 && (ci[k] == "" || ci[k] > 100)) bad = 1
+			for (r = 0; r < reps[k]; r++) if (!seen[k, r]) bad = 1
+			early += reps[k] < 12; n++ }
+		      exit bad || n != 4 || !early }' \
+		"$out/summary.csv" "$out/samples.csv" "$out/timing.csv"; then
+	ok "--reps auto in a sweep: each configuration stops once within the target ($(cols "$out/summary.csv" reps | paste -sd,) of 12), every repetition streamed once"
+else
+	fail "--reps auto in a sweep: each configuration stops once within the target, every repetition streamed once" \
+		"reps: $(cols "$out/summary.csv" reps ci95_pct 2>&1 | paste -sd,)" "$(cat "$tmp/log")"
 fi
 
 # --- every make target the docs name has a rule that does something ---

@@ -42,6 +42,14 @@ try() {	# the command, its exit status into $tmp/rc, 60 s at most
 	timeout 60 "$@" >"$tmp/out" 2>"$tmp/err"
 	echo $? >"$tmp/rc"
 }
+# rows_whole DIR: every streamed file of DIR ends with a newline, each row as many fields as its header
+rows_whole() {
+	local f
+	for f in samples.csv tasks.csv perf.csv; do
+		[ -s "$1/$f" ] && [ -z "$(tail -c 1 "$1/$f")" ] &&
+			awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad }' "$1/$f" || return 1
+	done
+}
 
 # --- SIGINT and SIGTERM to a sweep (as Ctrl-C and kill would send them) ---
 for sig in INT TERM; do
@@ -51,11 +59,22 @@ for sig in INT TERM; do
 	pid=$!
 	for _ in $(seq 100); do [ -e "$tmp/sig$sig/meta.json" ] && break; sleep 0.05; done
 	sleep 0.5
+	# a run's rows streamed at least: the signal comes in the middle of a later one
+	for _ in $(seq 100); do
+		[ "$(wc -l <"$tmp/sig$sig/samples.csv" 2>/dev/null)" -gt 1 ] 2>/dev/null && break
+		sleep 0.05
+	done
 	kill -"$sig" "$pid"
 	wait "$pid"
 	echo $? >"$tmp/rc"
 	judged $((128 + $(kill -l "$sig"))) "hzfbench: SIG$sig: stopped; $tmp/sig$sig left incomplete" \
 		"$tmp/sig$sig" "SIG$sig to a sweep"
+	if rows_whole "$tmp/sig$sig" && [ "$(wc -l <"$tmp/sig$sig/samples.csv")" -gt 1 ]; then
+		ok "SIG$sig to a sweep: the runs before it streamed, every row whole"
+	else
+		fail "SIG$sig to a sweep: the runs before it streamed, every row whole" \
+			"$(tail -c 300 "$tmp/sig$sig/samples.csv" 2>&1)"
+	fi
 done
 
 # --- a full disk and a read-only results folder (tmpfs, as root) ---
@@ -70,6 +89,24 @@ if mount -t tmpfs -o size=16k tmpfs "$tmp/full" 2>/dev/null &&
 else
 	umount "$tmp/full" 2>/dev/null
 	skip "a full disk and a read-only folder" "tmpfs cannot be mounted here (needs root)"
+fi
+
+# --- a streamed file that cannot grow (a file size limit: a short write,
+# then EFBIG, as a disk that fills): the 256 tasks' perf.csv rows break off,
+# and every streamed file is cut back to the run before, the 1 task's ---
+(
+	trap '' XFSZ	# ignored, inherited: the write fails instead of killing
+	ulimit -f 64
+	try "$bin" sweep --tasks 1,256 --placements none --strategies global --task-kinds thread \
+		--size 64M --reps 1 --min-ms 1 --events task-clock,page-faults --quiet --out "$tmp/fsize"
+)
+judged 1 "hzfbench: $tmp/fsize/perf.csv: File too large" "$tmp/fsize" "a streamed file that cannot grow"
+if rows_whole "$tmp/fsize" && [ "$(wc -l <"$tmp/fsize/samples.csv")" = 2 ] &&
+	[ "$(wc -l <"$tmp/fsize/tasks.csv")" = 2 ] && [ "$(wc -l <"$tmp/fsize/perf.csv")" = 5 ]; then
+	ok "a streamed file that cannot grow: every file ends with the run before it, whole"
+else
+	fail "a streamed file that cannot grow: every file ends with the run before it, whole" \
+		"$(wc -l "$tmp/fsize"/*.csv 2>&1)"
 fi
 
 # --- the kernel refuses: perf_event_open, the binding, mmap of the region ---

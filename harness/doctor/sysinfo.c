@@ -163,6 +163,40 @@ const char *zf_kconfig_value(const char *config, const char *name)
 	return "unknown";
 }
 
+int zf_status_kb(const char *text, const char *name, uint64_t *kb)
+{
+	size_t n = strlen(name);
+	const char *line;
+
+	for (line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		unsigned long long v;
+		const char *p;
+		char *end;
+
+		if (strncmp(line, name, n) || line[n] != ':')
+			continue;
+		p = line + n + 1;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		v = strtoull(p, &end, 10);
+		if (strncmp(end, " kB", 3))
+			return -EINVAL;
+		*kb = v;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int zf_peak_rss_kb(uint64_t *kb)
+{
+	char text[8192];
+	int err = zf_read_file("/proc/self/status", text, sizeof(text));
+
+	return err ? err : zf_status_kb(text, "VmHWM", kb);
+}
+
 /* /proc/config.gz or /boot/config-RELEASE, whole, malloc()ed */
 static char *read_kernel_config(const char *release, char *source, size_t len)
 {

@@ -4,6 +4,7 @@
 #define HZF_SYSINFO_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct zf_sysinfo {
 	char host[256];
@@ -53,5 +54,12 @@ int zf_exe_dir(char *dir, size_t len);
 void zf_sysfs_choice(const char *text, char *out, size_t len);
 /* "y", "n" or "unknown" for CONFIG_<name> in a kernel .config text */
 const char *zf_kconfig_value(const char *config, const char *name);
+/* the kB of a "NAME:   1234 kB" line of /proc/PID/status text; -ENOENT absent, -EINVAL not kB */
+int zf_status_kb(const char *text, const char *name, uint64_t *kb);
+/*
+ * This process's peak resident memory, its threads' with it: VmHWM of
+ * /proc/self/status, in kB; -errno where it cannot be read
+ */
+int zf_peak_rss_kb(uint64_t *kb);
 
 #endif

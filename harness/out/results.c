@@ -12,7 +12,6 @@
 #include "../../bench/strategy.h"
 #include "chartstyle.h"
 #include "json.h"
-#include "kcheck.h"
 #include "numa.h"
 #include "resrows.h"
 #include "results.h"
@@ -204,6 +203,7 @@ static int write_meta(struct zf_results *r, bool complete, const char *end_time,
 	const struct zf_sysinfo *si = &r->si;
 	json_t *meta = json_object(), *argv = json_array();
 	struct zf_buf b = { 0 };
+	uint64_t peak_kb;
 	int i, err = 0;
 
 	err |= put(meta, "hzfbench_version", json_string(HZF_VERSION));
@@ -249,6 +249,9 @@ static int write_meta(struct zf_results *r, bool complete, const char *end_time,
 	err |= put(meta, "configurations", json_integer(r->nconfigs));
 	err |= put(meta, "numa_moved_pages", json_integer((json_int_t)r->numa_moved_pages));
 	err |= put(meta, "timing", zf_timing_json(r));
+	/* as of this write: the last one's is the run's whole */
+	err |= put(meta, "peak_rss_kb", zf_peak_rss_kb(&peak_kb) ? json_null() :
+		   json_integer((json_int_t)peak_kb));
 	err |= put(meta, "start_time", zf_json_text(r->start_time));
 	if (end_time)
 		err |= put(meta, "end_time", zf_json_text(end_time));
@@ -283,7 +286,7 @@ int zf_results_begin(struct zf_results *r, unsigned int nconfigs, char *why, siz
 		snprintf(why, len, "%s: cannot be written", path);
 		return -EIO;
 	}
-	return 0;
+	return zf_results_streams_begin(r, why, len);
 }
 
 void zf_results_key(const struct zf_run_config *cfg, struct zf_config_key *key)
@@ -311,84 +314,6 @@ int zf_results_add_run(struct zf_results *r, const struct zf_run_record *run)
 	return 0;
 }
 
-static void *grow(void *p, size_t n, size_t size)
-{
-	return realloc(p, n * size);
-}
-
-const char *zf_results_rep_verdict(const struct zf_config_result *c, unsigned int rep,
-				   char *buf, size_t len)
-{
-	const struct zf_task_sample *ts = &c->samples[(size_t)rep * c->cfg.plan->ntasks];
-	struct zf_kernel_obs o = { .thp_fault_fallback = c->kernel[rep].thp_fault_fallback };
-	int k;
-
-	for (k = 0; k < c->cfg.plan->ntasks; k++) {
-		o.faults += ts[k].faults;
-		o.minflt += ts[k].minflt;
-		if (ts[k].rss_growth_kb > o.rss_growth_kb)
-			o.rss_growth_kb = ts[k].rss_growth_kb;
-		if (ts[k].anon_huge_kb > o.anon_huge_kb)
-			o.anon_huge_kb = ts[k].anon_huge_kb;
-	}
-	return zf_kernel_verdict(&o, buf, len);
-}
-
-int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_config *cfg,
-		   const struct zf_run_result *res, unsigned int *suspect, char *verdict,
-		   size_t verdict_len, char *why, size_t len)
-{
-	struct zf_config_result *c = &r->configs[idx];
-	size_t n = res->ntasks, old = (size_t)c->reps * n, add = (size_t)res->reps * n, i;
-	struct zf_task_sample *samples = grow(c->samples, old + add, sizeof(*samples));
-	struct zf_rep_kernel *kernel;
-	int *mm_node, *cpu_seen;
-	unsigned int rep;
-
-	if (samples)
-		c->samples = samples;
-	mm_node = samples ? grow(c->mm_node, old + add, sizeof(int)) : NULL;
-	if (mm_node)
-		c->mm_node = mm_node;
-	cpu_seen = mm_node ? grow(c->cpu_seen, old + add, sizeof(int)) : NULL;
-	if (cpu_seen)
-		c->cpu_seen = cpu_seen;
-	kernel = cpu_seen ? grow(c->kernel, c->reps + res->reps, sizeof(*kernel)) : NULL;
-	if (!kernel) {
-		snprintf(why, len, "out of memory");
-		return -ENOMEM;
-	}
-	c->kernel = kernel;
-	memcpy(c->kernel + c->reps, res->kernel, res->reps * sizeof(*kernel));
-	if (!c->reps && !c->total.gets) {
-		c->cfg = *cfg;
-		c->passes = res->passes;
-		c->counter_node = res->counter_node;
-		if (idx >= r->nconfigs)
-			r->nconfigs = idx + 1;
-	}
-	memcpy(c->samples + old, res->samples, add * sizeof(*samples));
-	for (i = 0; i < add; i++) {
-		c->mm_node[old + i] = res->mm_node[i % n];
-		c->cpu_seen[old + i] = res->cpu_seen[i % n];
-	}
-	*suspect = 0;
-	for (rep = c->reps; cfg->fault == ZF_FAULT_KERNEL && rep < c->reps + res->reps; rep++) {
-		char buf[64];
-
-		if (strcmp(zf_results_rep_verdict(c, rep, buf, sizeof(buf)), "ok") && !(*suspect)++)
-			snprintf(verdict, verdict_len, "%s", buf);
-	}
-	c->reps += res->reps;
-	zf_stats_add(&c->total, &res->total);
-	for (i = 0; i < ZF_PERF_MAX_EVENTS; i++)
-		if (!r->perf_err[i])
-			r->perf_err[i] = res->perf_err[i];
-	if (!r->profile_err)
-		r->profile_err = res->profile_err;
-	return 0;
-}
-
 int zf_results_write(struct zf_results *r, char *why, size_t len)
 {
 	struct zf_buf timing = { 0 }, styles = { 0 };
@@ -400,9 +325,8 @@ int zf_results_write(struct zf_results *r, char *why, size_t len)
 	for (i = 0; i < r->nconfigs; i++)
 		if (r->configs[i].reps)
 			zf_results_csv_config(&f, r, &r->configs[i]);
-	err = write_buf(r, "samples.csv", &f.samples, why, len);
-	if (!err)
-		err = write_buf(r, "tasks.csv", &f.tasks, why, len);
+	/* the rows every other file sums up on disk before it */
+	err = zf_results_streams_sync(r, why, len);
 	if (!err)
 		err = write_buf(r, "summary.csv", &f.summary, why, len);
 	if (!err) {
@@ -411,8 +335,6 @@ int zf_results_write(struct zf_results *r, char *why, size_t len)
 	}
 	if (!err)
 		err = write_buf(r, "counters.csv", &f.counters, why, len);
-	if (!err)
-		err = write_buf(r, "perf.csv", &f.perf, why, len);
 	if (!err && r->profile)
 		err = write_buf(r, "profile.csv", &f.profile, why, len);
 	if (!err) {
@@ -441,7 +363,10 @@ int zf_results_end(struct zf_results *r, bool complete, char *why, size_t len)
 
 	if (complete && !r->stats.len)	/* nothing kept: no figure, an object all the same */
 		zf_json_dump_lines(json_object(), false, &r->stats);
-	err = complete ? write_buf(r, "stats.json", &r->stats, why, len) : 0;
+	/* every row on disk before the folder says it is complete */
+	err = complete ? zf_results_streams_sync(r, why, len) : 0;
+	if (!err && complete)
+		err = write_buf(r, "stats.json", &r->stats, why, len);
 	if (err)
 		return err;
 	zf_utc_time(end, sizeof(end), false);
@@ -453,11 +378,11 @@ void zf_results_free(struct zf_results *r)
 	unsigned int i;
 
 	for (i = 0; r->configs && i < r->nconfigs; i++) {
-		free(r->configs[i].samples);
-		free(r->configs[i].mm_node);
-		free(r->configs[i].cpu_seen);
-		free(r->configs[i].kernel);
+		free(r->configs[i].rep);
+		free(r->configs[i].ksym);
 	}
+	for (i = 0; i < ZF_STREAMS; i++)
+		zf_stream_close(&r->stream[i]);
 	free(r->configs);
 	r->configs = NULL;
 	free(r->runs);

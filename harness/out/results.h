@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A results folder: meta.json, samples.csv, tasks.csv, summary.csv,
- * counters.csv and topology.xml. Every file is rewritten whole (temporary
- * name, fsync, rename) after each configuration, and meta.json says
- * `complete: false` until the last one is in; stats.json (statsjson.h) is
- * written just before that, a complete folder's alone. Columns:
- * results/README.md.
+ * A results folder: meta.json, samples.csv, tasks.csv, perf.csv,
+ * summary.csv, counters.csv, profile.csv, timing.csv and topology.xml.
+ * samples.csv, tasks.csv and perf.csv, a row a repetition, task or event,
+ * are streamed: each run's rows appended as it is added (stream.h), so
+ * that a configuration keeps its repetitions' figures and not its tasks'.
+ * The rest, a row a configuration or a run, are rewritten whole (temporary
+ * name, fsync, rename) after each round, the streamed files fsync()ed
+ * first; meta.json says `complete: false` until the last one is in;
+ * stats.json (statsjson.h) is written just before that, a complete
+ * folder's alone. Columns: results/README.md.
  */
 #ifndef HZF_RESULTS_H
 #define HZF_RESULTS_H
@@ -18,21 +22,48 @@
 #include "buf.h"
 #include "cols.h"
 #include "json.h"
+#include "metrics.h"
+#include "perfcols.h"
 #include "runner.h"
+#include "stream.h"
 #include "sysinfo.h"
 #include "topo.h"
+
+/*
+ * What a configuration keeps of one repetition: the figures summary.csv
+ * takes the medians of, as its samples.csv row has them (its tasks' rows
+ * are written, not kept)
+ */
+struct zf_rep_kept {
+	struct zf_rep_metrics m;	/* ns/fault and the rest; the concurrency flags */
+	double perf[ZF_PERF_NCOLS];	/* the perf columns */
+	double get_share, put_share;	/* --profile; NAN: none */
+	double kernel_share, kernel_get_share, kernel_put_share;
+	double allocs_per_sec, frees_per_sec, alloc_share;	/* the folio's life; NAN: none */
+};
+
+/* a kernel symbol (its kallsyms index + 1) and its samples, pooled */
+struct zf_ksym_total {
+	uint32_t sym;
+	uint64_t samples;
+};
 
 /* what has been kept of one configuration so far */
 struct zf_config_result {
 	struct zf_run_config cfg;
 	unsigned long passes;		/* per repetition, from the first run */
 	unsigned int reps;
-	struct zf_task_sample *samples;	/* reps x ntasks */
-	int *mm_node, *cpu_seen;	/* reps x ntasks: as seen in each rep's run */
-	struct zf_rep_kernel *kernel;	/* reps: THP counters (kernel faults) */
+	struct zf_rep_kept *rep;	/* reps */
 	int counter_node;
 	struct zf_stats total;		/* every run of it added up */
+	/* --profile: every task's samples of every repetition, pooled (profile.csv) */
+	uint64_t prof_get, prof_put, prof_all;
+	struct zf_ksym_total *ksym;	/* by sym, one a symbol seen: nksym */
+	size_t nksym;
 };
+
+/* the files streamed, a row a repetition, task or event: zf_results_add() writes them */
+enum { ZF_STREAM_SAMPLES, ZF_STREAM_TASKS, ZF_STREAM_PERF, ZF_STREAMS };
 
 /* one run (a configuration's round): where its time went, and what was planned */
 struct zf_run_record {
@@ -67,6 +98,7 @@ struct zf_results {
 	uint64_t write_ns;		/* writing these files, every round so far */
 	unsigned long numa_moved_pages;	/* bound pages the kernel put elsewhere, moved back */
 	struct zf_buf stats;		/* stats.json as of the last write: written once complete */
+	struct zf_stream stream[ZF_STREAMS];	/* open from zf_results_begin() on */
 };
 
 /*
@@ -74,12 +106,18 @@ struct zf_results {
  * existing folder must be empty: nothing already there is overwritten.
  */
 int zf_results_dir(const char *out, char *dir, size_t len, char *why, size_t whylen);
-/* meta.json (complete: false) and topology.xml; room for nconfigs */
+/*
+ * meta.json (complete: false), topology.xml and the streamed files'
+ * headers; room for nconfigs
+ */
 int zf_results_begin(struct zf_results *r, unsigned int nconfigs, char *why, size_t len);
 /*
- * Keep a run's repetitions as configuration idx's (in order of first use).
- * *suspect counts the kept kernel-fault repetitions whose verification
- * failed (kernel_check is not "ok"), with the first verdict in verdict.
+ * Add a run's repetitions to configuration idx's (resrun.c): their rows
+ * appended to samples.csv, tasks.csv and perf.csv, in the order runs are
+ * added, and their figures kept. *suspect counts the kernel-fault
+ * repetitions whose verification failed (kernel_check is not "ok"), with
+ * the first verdict in verdict. A write that fails cuts the run's rows off
+ * again and fails the run: why names the file.
  */
 int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_config *cfg,
 		   const struct zf_run_result *res, unsigned int *suspect, char *verdict,
@@ -88,10 +126,31 @@ int zf_results_add(struct zf_results *r, unsigned int idx, const struct zf_run_c
 int zf_results_add_run(struct zf_results *r, const struct zf_run_record *run);
 /* configuration cfg's key: the first columns of every CSV (its texts are cfg's) */
 void zf_results_key(const struct zf_run_config *cfg, struct zf_config_key *key);
-/* repetition rep of c, verified: see zf_kernel_verdict() */
-const char *zf_results_rep_verdict(const struct zf_config_result *c, unsigned int rep,
+/* repetition rep of a run, verified: see zf_kernel_verdict() */
+const char *zf_results_rep_verdict(const struct zf_run_result *res, unsigned int rep,
 				   char *buf, size_t len);
-/* every CSV file rewritten from what is kept, and meta.json (complete: false) */
+/*
+ * The bytes the results keep in memory for each repetition of a
+ * configuration of ntasks tasks, whatever ntasks: its figures (struct
+ * zf_rep_kept) and, in a sweep, where each run is one repetition, the
+ * run's timing.csv record (twice over: their array doubles as it grows).
+ * Beside them each configuration holds its struct zf_config_result
+ * (zf_results_begin() makes room for all) and, under --profile with
+ * kallsyms, a struct zf_ksym_total for each kernel symbol its tasks'
+ * samples fell in, however many tasks and repetitions.
+ */
+size_t zf_results_rep_bytes(int ntasks);
+/*
+ * The bytes one run's own result holds while it is added: zf_run()'s
+ * samples, kernel figures and per-task nodes (struct zf_run_result), and
+ * the rows on their way to the streamed files (a buffer of each, let go
+ * once the run is in)
+ */
+size_t zf_results_run_bytes(int ntasks, unsigned int reps);
+/*
+ * The streamed files fsync()ed, every other CSV file rewritten from what
+ * is kept, and meta.json (complete: false)
+ */
 int zf_results_write(struct zf_results *r, char *why, size_t len);
 /* meta.json with the end time and `complete`; complete: stats.json first */
 int zf_results_end(struct zf_results *r, bool complete, char *why, size_t len);

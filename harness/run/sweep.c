@@ -231,16 +231,13 @@ static void doctor_snapshot(struct zf_results *r, struct zf_topo *topo, const st
 static bool converged(const struct zf_sweep *sw, const struct zf_config_result *c)
 {
 	double *ns = calloc(c->reps ? c->reps : 1, sizeof(*ns));
-	struct zf_rep_metrics m;
 	bool enough;
 	unsigned int i;
 
 	if (!ns)
 		return false;
-	for (i = 0; i < c->reps; i++) {
-		zf_rep_metrics(&c->samples[(size_t)i * c->cfg.plan->ntasks], c->cfg.plan->ntasks, &m);
-		ns[i] = m.ns_per_fault;
-	}
+	for (i = 0; i < c->reps; i++)
+		ns[i] = c->rep[i].m.ns_per_fault;
 	enough = c->reps >= sw->min_reps && zf_reps_enough(ns, c->reps, sw->target_ci_pct);
 	free(ns);
 	return enough;
@@ -250,18 +247,17 @@ static bool converged(const struct zf_sweep *sw, const struct zf_config_result *
 static void warn_flagged(const struct zf_results *r)
 {
 	unsigned int i, rep, flagged = 0, all = 0, overlap = 0, cpu_wall = 0;
-	struct zf_rep_metrics m;
 
 	for (i = 0; i < r->nconfigs; i++) {
 		const struct zf_config_result *c = &r->configs[i];
 
 		for (rep = 0; rep < c->reps; rep++) {
-			zf_rep_metrics(&c->samples[(size_t)rep * c->cfg.plan->ntasks],
-				       c->cfg.plan->ntasks, &m);
+			unsigned int flags = c->rep[rep].m.flags;
+
 			all++;
-			flagged += m.flags != 0;
-			overlap += !!(m.flags & ZF_FLAG_OVERLAP);
-			cpu_wall += !!(m.flags & ZF_FLAG_CPU_WALL);
+			flagged += flags != 0;
+			overlap += !!(flags & ZF_FLAG_OVERLAP);
+			cpu_wall += !!(flags & ZF_FLAG_CPU_WALL);
 		}
 	}
 	if (flagged)
@@ -417,7 +413,8 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 						  sizeof(verdict), why, sizeof(why)) ||
 				   keep_run(&r, c, rep, &res, why, sizeof(why))) {
 				fprintf(stderr, "\nhzfbench: %s\n", why);
-				failed = 1;
+				/* its rows are written as it is added: meta.json may not be either */
+				failed = write_failed = 1;
 			} else {
 				if (res.numa_moved && !r.numa_moved_pages)
 					fprintf(stderr, "%shzfbench: warning: numa: %s %s %s x%d %s: the kernel put "

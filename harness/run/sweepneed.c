@@ -9,25 +9,27 @@
 #include <string.h>
 
 #include "kcheck.h"
+#include "results.h"
 #include "sweep.h"
 #include "sysinfo.h"
 
 /*
- * The samples a sweep keeps by its end: every task's of every kept
- * repetition, and where each task's mm was and ended
+ * What the results keep by a sweep's end: every kept repetition's figures
+ * (their tasks' rows are streamed to the files as each run is added, not
+ * kept), a configuration's own, and the rows being written
  */
 static uint64_t samples_kept(const struct zf_sweep *sw, struct zf_plan *plans, size_t nconfigs)
 {
 	unsigned long rounds = sw->reps_auto ? sw->max_reps : sw->reps;
-	uint64_t bytes = 0;
+	uint64_t bytes = zf_results_run_bytes(0, 0);
 	size_t c;
 
 	for (c = 0; c < nconfigs; c++) {
 		struct zf_run_config cfg;
 
 		if (zf_sweep_config(sw, plans, c, 0, &cfg))
-			bytes += (uint64_t)rounds * cfg.plan->ntasks *
-				 (sizeof(struct zf_task_sample) + 2 * sizeof(int));
+			bytes += sizeof(struct zf_config_result) +
+				 (uint64_t)rounds * zf_results_rep_bytes(cfg.plan->ntasks);
 	}
 	return bytes;
 }

@@ -182,6 +182,29 @@ TEST(sysfs_and_kconfig_text)
 	EXPECT_STREQ(zf_kconfig_value("", "PERSISTENT_HUGE_ZERO_FOLIO"), "unknown");
 }
 
+/* a /proc/PID/status line's kB, and nothing made up where there is none */
+TEST(proc_status_kb)
+{
+	static const char status[] = "Name:\thzfbench\nVmPeak:\t  123456 kB\n"
+				     "VmHWM:\t    7916 kB\nVmRSS:\t    7000 kB\nThreads:\t3\n";
+	uint64_t kb = 42;
+
+	EXPECT_EQ(zf_status_kb(status, "VmHWM", &kb), 0);
+	EXPECT_EQ(kb, 7916);
+	EXPECT_EQ(zf_status_kb(status, "VmRSS", &kb), 0);
+	EXPECT_EQ(kb, 7000);
+	kb = 42;
+	EXPECT_EQ(zf_status_kb(status, "VmHW", &kb), -ENOENT);	/* a name whole, not its start */
+	EXPECT_EQ(zf_status_kb("VmRSS:\t 7000 kB\n", "VmHWM", &kb), -ENOENT);
+	EXPECT_EQ(zf_status_kb(status, "Threads", &kb), -EINVAL);	/* not in kB */
+	EXPECT_EQ(zf_status_kb("VmHWM:\t  kB\n", "VmHWM", &kb), -EINVAL);
+	EXPECT_EQ(zf_status_kb("", "VmHWM", &kb), -ENOENT);
+	EXPECT_EQ(kb, 42);	/* untouched where there is no figure */
+	/* this process has one, and it is no smaller than what it has now */
+	ASSERT_EQ(zf_peak_rss_kb(&kb), 0);
+	EXPECT_TRUE(kb > 0);
+}
+
 TEST(this_machine_facts_are_read)
 {
 	struct zf_sysinfo si;
@@ -396,6 +419,9 @@ TEST(results_folder_written_and_read_back)
 	EXPECT_EQ(atoi(value), topo.pus);
 	ASSERT_EQ(zf_json_get(text, "configurations", value, sizeof(value)), 0);
 	EXPECT_STREQ(value, "1");
+	/* hzfbench's own peak memory, a number of kB */
+	ASSERT_EQ(zf_json_get(text, "peak_rss_kb", value, sizeof(value)), 0);
+	EXPECT_TRUE(strtoull(value, NULL, 10) > 0);
 	EXPECT_EQ(zf_json_get(text, "end_time", value, sizeof(value)), 0);
 
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
