@@ -1068,6 +1068,35 @@ if command -v gnuplot >/dev/null 2>&1; then
 	else
 		fail "a fabricated folder at scale: a real run's columns, 8 nodes, marked fabricated" "$(cat "$tmp/out")"
 	fi
+	# model --from at 256 PUs: each placement's and task count's hand-off is
+	# the mean of c2c.csv's cells among the PUs tasks.csv ran on (PUs in
+	# measured order, pairs sampled out left out), worked out here anew
+	if HWLOC_SYNTHETIC="pack:4 numa:2 core:16 pu:2" $bin model --from "$sc" --out "$tmp/sc-model" \
+		>"$tmp/out" 2>&1 && [ "$(awk -F, '
+		FILENAME == ARGV[1] && FNR == 1 { for (i = 2; i <= NF; i++) pu[i] = $i; next }
+		FILENAME == ARGV[1] { for (i = 2; i <= NF; i++) if ($i != "") ns[$1, pu[i]] = $i; next }
+		FILENAME == ARGV[2] && FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		FILENAME == ARGV[2] { if ($c["strategy"] == "global" && $c["fault"] == "emulated" &&
+			$c["task_kind"] == "thread" && $c["rep"] == 0) { k = $c["placement"] " " $c["tasks"]; at[k, ++n[k]] = $c["pu"] }
+			next }
+		/"strategy": "global", "fault": "emulated", "task_kind": "thread"/ {
+			t = $0; sub(/.*"tasks": /, "", t); sub(/,.*/, "", t)
+			p = $0; sub(/.*"placement": "/, "", p); sub(/".*/, "", p)
+			h = $0; sub(/.*"handoff_ns": /, "", h); sub(/,.*/, "", h)
+			if (t + 0 < 2) next
+			k = p " " t; sum = 0; cells = 0
+			for (i = 1; i <= n[k]; i++) for (j = 1; j <= n[k]; j++)
+				if (i != j && (at[k, i], at[k, j]) in ns) { sum += ns[at[k, i], at[k, j]]; cells++ }
+			d = sum / cells - h
+			if (n[k] == t + 0 && (d < 0 ? -d : d) <= 1e-6 * h) same++; else print "differ:", k, h, sum / cells
+		}
+		END { print same + 0 }
+		' "$sc/c2c.csv" "$sc/tasks.csv" "$tmp/sc-model/model.json" 2>&1 | tee -a "$tmp/out" | tail -1)" = 16 ]; then
+		ok "model --from at 256 PUs: every placement's and task count's hand-off the mean of its PUs' c2c.csv cells"
+	else
+		fail "model --from at 256 PUs: every placement's and task count's hand-off the mean of its PUs' c2c.csv cells" \
+			"$(tail -5 "$tmp/out")"
+	fi
 	all=1
 	$bin report "$sc" >/dev/null 2>"$tmp/err" || all=0
 	drawn=""
