@@ -1143,6 +1143,36 @@ if command -v gnuplot >/dev/null 2>&1; then
 		fail "c2c heatmap at 64 and 256 PUs: a line at each of 7 node and 3 package boundaries, blocks named; model keyed once" \
 			"$(cat "$tmp/out")" "white $(c2c_lines "$s64" '255, 255, 255') black $(c2c_lines "$s64" '  0,   0,   0')"
 	fi
+	# c2c at 1,024 PUs (8 packages of 2 nodes, 2 threads a core; a million
+	# cells, made here): every cell drawn, one pixel each, and nothing said
+	# (through one system() call gnuplot cut the cells off: "very long
+	# system call output has been truncated", and drew a few rows)
+	big=$tmp/c2c1024
+	mkdir -p "$big"
+	awk -v n=1024 -v dir="$big" 'BEGIN {
+		pus = dir "/c2c-pus.csv"; m = dir "/c2c.csv"; print "pu,core,package,node" > pus; line = "pu"
+		for (i = 0; i < n; i++) { line = line "," i; print i "," int(i / 2) "," int(i / 128) "," int(i / 64) > pus }
+		print line > m
+		for (i = 0; i < n; i++) {
+			line = i
+			for (j = 0; j < n; j++)
+				line = line "," (i == j ? "" : int(i / 2) == int(j / 2) ? 12 : int(i / 64) == int(j / 64) ? 38 : \
+					int(i / 128) == int(j / 128) ? 75 : 140)
+			print line > m
+		}
+	}'
+	gnuplot -c plots/c2c.gp "$big" svg >"$tmp/out" 2>&1
+	grep -o 'base64,[A-Za-z0-9+/]\{32\}' "$big/plots/c2c.svg" | head -1 | cut -d, -f2 | base64 -d >"$tmp/c2c-image.png" 2>/dev/null
+	read -r w h < <(png_size "$tmp/c2c-image.png" 2>/dev/null)
+	if [ ! -s "$tmp/out" ] && [ "$(grep -c '<image' "$big/plots/c2c.svg")" = 1 ] && [ "${w:-0}x${h:-0}" = 1024x1024 ] &&
+		grep -q '>node 15<' "$big/plots/c2c.svg" && grep -q '>package 7<' "$big/plots/c2c.svg" &&
+		[ "$(c2c_lines "$big" '255, 255, 255')" = 30 ] && [ "$(c2c_lines "$big" '  0,   0,   0')" = 14 ] &&
+		[ "$(find "$big/plots" -mindepth 1 ! -name c2c.svg | wc -l)" = 0 ]; then
+		ok "c2c heatmap at 1,024 PUs: a million cells, one image of 1024x1024, 15 node and 7 package lines, silently"
+	else
+		fail "c2c heatmap at 1,024 PUs: a million cells, one image of 1024x1024, 15 node and 7 package lines, silently" \
+			"$(cat "$tmp/out")" "image ${w:-?}x${h:-?}" "$(find "$big/plots")"
+	fi
 	browser=$(command -v chromium || command -v chromium-browser || true)
 	if [ -n "$browser" ]; then
 		"$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1600,2400 \
