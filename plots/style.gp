@@ -30,6 +30,20 @@ if (data_missing && (!exists("DATA") || system(sprintf("test -d '%s' && echo yes
 outdir = dir."/plots"
 system(sprintf("mkdir -p '%s'", outdir))
 
+# The first rules of an awk program that reads one of our CSVs by field:
+# a quoted field ("cpus:0,2,4", "" for a quote inside it) is one field, its
+# quotes taken off, where awk -F, alone would split it at its commas; the
+# fields are then parted by \034 (FS), and split(x, a, "\034") parts a
+# record kept whole. No %: it goes into a format of sprintf as it is.
+csv_awk = 'BEGIN { FS = "\034" } { $0 = csv_record($0) } ' . \
+	'function odd_quotes(s,   q) { q = gsub(/"/, "\"", s); return q != 2 * int(q / 2) } ' . \
+	'function csv_record(s,   p, n, i, k, f, out) { if (!index(s, "\"")) { gsub(/,/, "\034", s); return s } ' . \
+	'  n = split(s, p, ","); k = 0; out = ""; ' . \
+	'  for (i = 1; i <= n; i++) { f = p[i]; ' . \
+	'    if (substr(f, 1, 1) == "\"") { while (odd_quotes(f) && i < n) f = f "," p[++i]; ' . \
+	'      f = substr(f, 2, length(f) - 2); gsub(/""/, "\"", f) } ' . \
+	'    out = k++ ? out "\034" f : f } ' . \
+	'  return out } '
 # a string field of meta.json, "" where there is none
 meta(key) = system(sprintf("grep -o '\"%s\": \"[^\"]*' '%s/meta.json' 2>/dev/null | head -1 | cut -d'\"' -f4", key, dir))
 # whether summary.csv has a column of that name
@@ -65,8 +79,8 @@ if (system(sprintf("test -r '%s' && echo yes", styles)) eq "yes") {
 	dashes = style_column(3); points = style_column(4)
 	emulated_strategies = system(sprintf("awk -F, 'NR > 1 && $5 == 1 { printf \"%%s \", $1 }' '%s'", styles))
 } else {
-	strategies = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"strategy\") c = i; next } " . \
-		"c && !seen[$c]++ { printf \"%%s \", $c }' '%s/%s' 2>/dev/null", dir, data))
+	strategies = system(sprintf("awk '%s NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"strategy\") c = i; next } " . \
+		"c && !seen[$c]++ { printf \"%%s \", $c }' '%s/%s' 2>/dev/null", csv_awk, dir, data))
 	colours = "#D55E00 #0072B2 #009E73 #CC79A7 #000000"; dashes = "1 2 4 5 3"; points = "7 5 9 11 13"
 	emulated_strategies = strategies
 }

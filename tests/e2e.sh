@@ -972,6 +972,42 @@ if command -v gnuplot >/dev/null 2>&1; then
 	else
 		fail "every chart draws the sample folder in PNG (>= 1280x720), SVG and PDF, silently"
 	fi
+	# a placement with commas is quoted in the CSVs ("cpus:0,1") and one field
+	# to the charts, their awk and gnuplot alike: the sample with its scatter
+	# rows so placed draws every chart as the sample does, but for the
+	# placement chart's name of that slot; real lifecycle and zeroout runs at
+	# cpus:0,1 draw as the same folders renamed compact do
+	cp -r tests/data/sample "$tmp/comma"
+	rm -rf "$tmp/comma/plots"
+	sed -i 's/,scatter,/,"cpus:0,1",/' "$tmp/comma/summary.csv"
+	: >"$tmp/out"
+	differ=""
+	for c in $charts; do
+		gnuplot -c "plots/$c.gp" "$tmp/comma" svg >>"$tmp/out" 2>&1
+		sed 's/cpus:0,1/scatter/g' "$tmp/comma/plots/$c.svg" 2>/dev/null | cmp -s - "$tmp/cs/plots/$c.svg" ||
+			differ="$differ $c"
+	done
+	$bin run --workload lifecycle --strategy global --tasks 2 --placement cpus:0,1 --reps 2 --min-ms 5 \
+		--quiet --out "$tmp/comma-lc" >>"$tmp/out" 2>&1
+	$bin zeroout --strategies global,persistent --tasks 2 --placement cpus:0,1 --zero-size 4M --reps 2 \
+		--warmup 0 --min-ms 20 --out "$tmp/comma-zo" >/dev/null 2>>"$tmp/out"
+	for run in lc:lifecycle:summary zo:zeroout:zeroout; do
+		IFS=: read -r d c table <<<"$run"
+		d=$tmp/comma-$d
+		cp -r "$d" "$d-compact"
+		sed -i 's/"cpus:0,1"/compact/' "$d-compact/$table.csv"
+		for f in "$d" "$d-compact"; do gnuplot -c "plots/$c.gp" "$f" svg >>"$tmp/out" 2>&1; done
+		grep -q '>global<' "$d/plots/$c.svg" 2>/dev/null &&
+			cmp -s "$d/plots/$c.svg" "$d-compact/plots/$c.svg" || differ="$differ $c"
+	done
+	if [ -z "$differ" ] && grep -q '>cpus:0,1<' "$tmp/comma/plots/placement.svg" &&
+		grep -q '^global,emulated,process,2,"cpus:0,1",' "$tmp/comma-lc/summary.csv" &&
+		grep -q '^global,page,emulated,2,"cpus:0,1",' "$tmp/comma-zo/zeroout.csv"; then
+		ok "a placement with commas (\"cpus:0,1\") is one field to every chart: drawn as a placement without"
+	else
+		fail "a placement with commas (\"cpus:0,1\") is one field to every chart: drawn as a placement without" \
+			"differ:$differ" "$(cat "$tmp/out")"
+	fi
 	cp -r tests/data/minimal "$tmp/cm"
 	skips=0 drawn=0
 	for c in $charts; do
