@@ -11,8 +11,8 @@ NAME = "breakdown"; ARGS_GIVEN = ARGC; RESULTS = ARG1; FORMAT = ARG2
 load system("dirname ".ARG0)."/style.gp"
 
 # profiled: some global row has --profile's get_share (the column is always there)
-profiled = has_column("get_share") && system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } " . \
-	"$c[\"strategy\"] == \"global\" && $c[\"get_share\"] != \"\" { n++ } END { print n + 0 }' '%s'", summary)) + 0 > 0
+profiled = has_column("get_share") && system(sprintf("awk '%s NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } " . \
+	"$c[\"strategy\"] == \"global\" && $c[\"get_share\"] != \"\" { n++ } END { print n + 0 }' '%s'", csv_awk, summary)) + 0 > 0
 # One kind's bars, one line each ("label" get put), into a file beside the
 # charts: global at every task count run, mmflag and persistent at the most.
 # From --profile's shares where a row has them; else the get as timed inside
@@ -20,7 +20,7 @@ profiled = has_column("get_share") && system(sprintf("awk -F, 'NR == 1 { for (i 
 # and real ones) and the put as teardown ns over persistent's; else each
 # row's fault and teardown ns over persistent's at the same task count (at
 # the most where that count has none).
-bars(k, file) = system(sprintf("awk -F, -v k=%s -v prof=%d '" . \
+bars(k, file) = system(sprintf("awk -v k=%s -v prof=%d '" . csv_awk . \
 	'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } ' . \
 	'$c["fault"] != "emulated" || $c["placement"] != "compact" || $c["task_kind"] != k { next } ' . \
 	'{ s = $c["strategy"]; t = $c["tasks"] + 0; f[s, t] = $c["ns_per_fault_median"]; ' . \
@@ -40,8 +40,8 @@ bars(k, file) = system(sprintf("awk -F, -v k=%s -v prof=%d '" . \
 	'    printf "\"%%s %%d\" %%.6f %%.6f\n", s, most, share(s, most, "g"), share(s, most, "p") } }' . \
 	"' '%s' > '%s'; wc -l < '%s'", k, profiled, summary, file, file)) + 0
 # timed: the get measured inside the fault (a --fault-ns run's rows have it)
-timed = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } " . \
-	"$c[\"fault\"] == \"emulated\" && $c[\"get_ns_in_fault_median\"] != \"\" { n++ } END { print n + 0 }' '%s'", summary)) + 0 > 0
+timed = system(sprintf("awk '%s NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } " . \
+	"$c[\"fault\"] == \"emulated\" && $c[\"get_ns_in_fault_median\"] != \"\" { n++ } END { print n + 0 }' '%s'", csv_awk, summary)) + 0 > 0
 kinds = ""
 do for [k in "thread process"] {
 	file = sprintf("%s/.breakdown-%s.dat", outdir, k)

@@ -14,47 +14,49 @@ if (data_missing) { eval skip("no c2c.csv in the folder") }
 matrix = dir."/c2c.csv"
 pus = dir."/c2c-pus.csv"
 if (system(sprintf("test -r '%s' && echo yes", pus)) ne "yes") { eval skip("no c2c-pus.csv beside c2c.csv") }
-n = system(sprintf("awk 'END { print NR - 1 }' '%s'", matrix)) + 0
-if (n < 2) { eval skip("c2c.csv has fewer than two PUs") }
+cells = outdir."/.c2c-cells.dat"
 
-# The drawing order: the measured PUs sorted by package, node, core and PU
-# number (insertion sort: a few thousand PUs at most). Prints, for kind K:
-#   K=cells: "column row ns" for every cell, NaN where empty, row by row
-#   K=node, K=package: where that level changes along the order (i - 0.5)
-#   K=nodetics, K=packagetics: the commands that put a tic with the block's
+# One pass over both files (c2c.csv has a million cells at 1,024 PUs: read
+# once, a row split at a time). The drawing order: the measured PUs sorted
+# by package, node, core and PU number (a stable merge sort). Writes the
+# cells to cells, "column row ns" row by row in that order, NaN where
+# empty, and prints the gnuplot assignments of the rest:
+#   n: the PUs; order: the PU numbers in drawing order
+#   node_lines, package_lines: where that level changes along the order (i - 0.5)
+#   node_tics, package_tics: the commands that put a tic with the block's
 #     name at the centre of each block of that level (x and y, or x2)
-#   K=pus: the PU numbers in drawing order
-layout(kind) = system(sprintf("awk -F, -v kind=%s '" . \
-	"FNR == 1 { f++; next } " . \
-	"f == 1 { core[$1] = $2; pkg[$1] = $3; node[$1] = $4; next } " . \
-	"{ m++; pu[m] = $1; for (j = 2; j <= NF; j++) v[m, j - 1] = $j } " . \
-	"function before(a, b) { if (pkg[a] != pkg[b]) return pkg[a] < pkg[b]; " . \
-	"  if (node[a] != node[b]) return node[a] < node[b]; " . \
-	"  if (core[a] != core[b]) return core[a] < core[b]; return a < b } " . \
-	"END { known = 1; for (i = 1; i <= m; i++) { o[i] = i; if (!(pu[i] in pkg)) known = 0 } " . \
-	"  if (known) for (i = 2; i <= m; i++) for (j = i; j > 1 && before(pu[o[j]] + 0, pu[o[j - 1]] + 0); j--) { t = o[j]; o[j] = o[j - 1]; o[j - 1] = t } " . \
-	"  if (kind == \"cells\") { for (r = 1; r <= m; r++) for (c = 1; c <= m; c++) { x = v[o[r], o[c]]; print c - 1, r - 1, (x == \"\" ? \"NaN\" : x) } exit } " . \
-	"  if (kind == \"pus\") { for (i = 1; i <= m; i++) printf \"%%s \", pu[o[i]]; exit } " . \
-	"  if (!known) exit; lv = kind ~ /^node/ ? 1 : 2; start = 1; " . \
-	"  for (i = 1; i <= m + 1; i++) { p = pu[o[i]]; q = pu[o[i - 1]]; " . \
-	"    if (i > 1 && (i > m || (lv == 1 ? node[p] != node[q] || pkg[p] != pkg[q] : pkg[p] != pkg[q]))) { " . \
-	"      c = (start + i - 1) / 2 - 1; " . \
-	"      if (kind == \"nodetics\") printf \"set xtics add (\\\"node %%s\\\" %%g); set ytics add (\\\"node %%s\\\" %%g); \", node[q], c, node[q], c; " . \
-	"      else if (kind == \"packagetics\") printf \"set x2tics add (\\\"package %%s\\\" %%g); \", pkg[q], c; " . \
-	"      else if (i <= m) printf \"%%g \", i - 1.5; start = i } } }' '%s' '%s'", kind, pus, matrix))
-node_lines = layout("node")
-package_lines = layout("package")
-order = layout("pus")
-node_tics = layout("nodetics")
-package_tics = layout("packagetics")
-cells = layout("cells")
-set print $cells
-print cells
-unset print
+layout = 'FNR == 1 { f++; next } ' . \
+	'f == 1 { core[$1] = $2; pkg[$1] = $3; node[$1] = $4; next } ' . \
+	'{ m++; pu[m] = $1; row[m] = $0 } ' . \
+	'function before(a, b) { if (pkg[a] != pkg[b]) return pkg[a] < pkg[b]; ' . \
+	'  if (node[a] != node[b]) return node[a] < node[b]; ' . \
+	'  if (core[a] != core[b]) return core[a] < core[b]; return a < b } ' . \
+	'function msort(lo, hi,   mid, i, j, k) { if (hi <= lo) return; mid = int((lo + hi) / 2); ' . \
+	'  msort(lo, mid); msort(mid + 1, hi); i = lo; j = mid + 1; k = 0; ' . \
+	'  while (i <= mid && j <= hi) tmp[++k] = before(pu[o[j]] + 0, pu[o[i]] + 0) ? o[j++] : o[i++]; ' . \
+	'  while (i <= mid) tmp[++k] = o[i++]; while (j <= hi) tmp[++k] = o[j++]; ' . \
+	'  for (k = lo; k <= hi; k++) o[k] = tmp[k - lo + 1] } ' . \
+	'function level(lv, what,   i, p, q, c, s, start) { if (!known) return ""; s = ""; start = 1; ' . \
+	'  for (i = 1; i <= m + 1; i++) { p = pu[o[i]]; q = pu[o[i - 1]]; ' . \
+	'    if (i > 1 && (i > m || (lv == 1 ? node[p] != node[q] || pkg[p] != pkg[q] : pkg[p] != pkg[q]))) { ' . \
+	'      c = (start + i - 1) / 2 - 1; ' . \
+	'      if (what == "tics" && lv == 1) s = s sprintf("set xtics add (\"node %s\" %g); set ytics add (\"node %s\" %g); ", node[q], c, node[q], c); ' . \
+	'      else if (what == "tics") s = s sprintf("set x2tics add (\"package %s\" %g); ", pkg[q], c); ' . \
+	'      else if (i <= m) s = s sprintf("%g ", i - 1.5); start = i } } ' . \
+	'  return s } ' . \
+	'END { known = 1; for (i = 1; i <= m; i++) { o[i] = i; if (!(pu[i] in pkg)) known = 0 } ' . \
+	'  if (known) msort(1, m); ' . \
+	'  for (r = 1; r <= m; r++) { split(row[o[r]], v, ","); ' . \
+	'    for (c = 1; c <= m; c++) { x = v[o[c] + 1]; print c - 1, r - 1, (x == "" ? "NaN" : x) > cells } } ' . \
+	'  close(cells); printf "n = %d; order = \"", m; for (i = 1; i <= m; i++) printf "%s ", pu[o[i]]; ' . \
+	'  printf "\"; node_lines = \"%s\"; package_lines = \"%s\"; ", level(1, "lines"), level(2, "lines"); ' . \
+	'  printf "node_tics = \047%s\047; package_tics = \047%s\047\n", level(1, "tics"), level(2, "tics") }'
+eval system(sprintf("awk -F, -v cells='%s' '%s' '%s' '%s'", cells, layout, pus, matrix))
+if (n < 2) { system(sprintf("rm -f '%s'", cells)); eval skip("c2c.csv has fewer than two PUs") }
 eval block_mode
 if (n <= 12) {
 	set table $measured	# the cells that have a value
-	plot $cells using 1:2:3 with table if (strcol(3) ne "NaN")
+	plot cells using 1:2:3 with table if (strcol(3) ne "NaN")
 	unset table
 }
 # past 24 PUs, the tics name blocks: nodes on the left and below, packages above
@@ -112,7 +114,7 @@ do for [fmt in formats] {
 			$measured using 1:2:(sprintf("%.1f", $3)) with labels tc rgb "black" font font_of(18)
 	} else {
 		# one image, a pixel per cell: a box each would be n² shapes in the SVG
-		plot $cells using 1:2:3 with image
+		plot cells using 1:2:3 with image
 	}
 	unset output
 	if (fmt eq "svg" && n > 12) {
@@ -123,3 +125,4 @@ do for [fmt in formats] {
 	set ytics scale default
 	unset x2tics
 }
+system(sprintf("rm -f '%s'", cells))

@@ -12,12 +12,12 @@ load system("dirname ".ARG0)."/style.gp"
 hist = dir."/history.csv"
 if (system(sprintf("test -r '%s' && echo yes", hist)) ne "yes") { hist = dir."/../history.csv" }
 if (system(sprintf("test -r '%s' && echo yes", hist)) ne "yes") { eval skip("no history.csv in or beside the folder") }
-runs = int(system(sprintf("awk -F, 'NR > 1 && $1 != last { n++; last = $1 } END { print n + 0 }' '%s'", hist)))
+runs = int(system(sprintf("awk '%s NR > 1 && $1 != last { n++; last = $1 } END { print n + 0 }' '%s'", csv_awk, hist)))
 if (runs < 2) { eval skip(sprintf("%d run in the history: nothing to follow yet", runs)) }
-most = int(system(sprintf("awk -F, 'NR > 1 && $6 == \"emulated\" && $8 > m { m = $8 } END { print m + 0 }' '%s'", hist)))
+most = int(system(sprintf("awk '%s NR > 1 && $6 == \"emulated\" && $8 > m { m = $8 } END { print m + 0 }' '%s'", csv_awk, hist)))
 # x: the run's number, every few labelled with its revision and day
 every = int(ceil(runs / 6.0))
-xlabels = system(sprintf("awk -F, -v every=%d 'NR > 1 && $1 != last { n++; last = $1; d = substr($1, 6, 5); if ((n - 1) %% every == 0) printf \"set xtics add (\\\"%%s\\\\n%%s\\\" %%d); \", substr($2, 1, 7), d, n }' '%s'", every, hist))
+xlabels = system(sprintf("awk -v every=%d '%s NR > 1 && $1 != last { n++; last = $1; d = substr($1, 6, 5); if ((n - 1) %% every == 0) printf \"set xtics add (\\\"%%s\\\\n%%s\\\" %%d); \", substr($2, 1, 7), d, n }' '%s'", every, csv_awk, hist))
 
 kinds = ""
 do for [k in "thread process"] {

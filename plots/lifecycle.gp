@@ -8,7 +8,7 @@ NAME = "lifecycle"; ARGS_GIVEN = ARGC; RESULTS = ARG1; FORMAT = ARG2
 load system("dirname ".ARG0)."/style.gp"
 
 if (!has_column("workload") || !has_column("allocs_per_sec_median")) { eval skip("no workload columns (an older folder)") }
-lives = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"workload\") c = i; next } $c == \"lifecycle\" { n++ } END { print n + 0 }' '%s'", summary)) + 0
+lives = system(sprintf("awk '%s NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"workload\") c = i; next } $c == \"lifecycle\" { n++ } END { print n + 0 }' '%s'", csv_awk, summary)) + 0
 if (lives == 0) { eval skip("no --workload lifecycle rows") }
 array M[1]
 M[1] = 0

@@ -4,20 +4,31 @@
 NAME = "placement"; ARGS_GIVEN = ARGC; RESULTS = ARG1; FORMAT = ARG2
 load system("dirname ".ARG0)."/style.gp"
 
-placements = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"placement\") c = i; next } !seen[$c]++ { printf \"%%s \", $c }' '%s'", summary))
-if (words(placements) < 2) { eval skip(sprintf("one placement only (%s)", word(placements, 1))) }
-array M[1]
-M[1] = 0
-eval select('$t', '(strcol("fault") eq "emulated" && strcol("task_kind") eq "thread" && column("tasks") > M[1] ? M[1] = column("tasks") : 0, 1):(1)', 'strcol("fault") eq "emulated"')
-most = M[1]
+# One pass, quoted placements (cpus:0,2,4) read whole: every placement run,
+# in the order summary.csv first has it; the most emulated thread tasks; and
+# each strategy's ns per fault there, one line a row, "strategy slot ns",
+# into a file beside the charts (gnuplot's strcol() keeps a quoted field's
+# text only up to its first comma: no placement is matched in gnuplot)
+rows = outdir."/.placement.dat"
+eval system(sprintf("awk -v rows='%s' '%s", rows, csv_awk) . \
+	'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } ' . \
+	'!($c["placement"] in slot) { slot[$c["placement"]] = ++np; list = list $c["placement"] " " } ' . \
+	'$c["fault"] != "emulated" || $c["task_kind"] != "thread" { next } ' . \
+	'{ n++; s[n] = $c["strategy"]; t[n] = $c["tasks"] + 0; at[n] = slot[$c["placement"]]; ' . \
+	'  ns[n] = $c["ns_per_fault_median"]; if (t[n] > most) most = t[n] } ' . \
+	'END { printf "" > rows; for (i = 1; i <= n; i++) if (t[i] == most) ' . \
+	'  print s[i], at[i], (ns[i] == "" ? "NaN" : ns[i]) > rows; close(rows); ' . \
+	'  printf "placements = \"%s\"; most = %d\n", list, most }' . \
+	sprintf("' '%s'", summary))
+if (words(placements) < 2) { system(sprintf("rm -f '%s'", rows)); eval skip(sprintf("one placement only (%s)", word(placements, 1))) }
 np = words(placements)
+eval block_mode
 do for [s in strategies] {
-	eval select('$'.s, sprintf('(p = strcol("placement"), sum [j = 1:%d] (word("%s", j) eq p ? j : 0)):(column("ns_per_fault_median"))', np, placements), \
-		sprintf('strcol("strategy") eq "%s" && strcol("task_kind") eq "thread" && strcol("fault") eq "emulated" && column("tasks") == %d', s, most))
+	eval select_in(rows, '$'.s, '2:3', sprintf('strcol(1) eq "%s"', s))
 }
+system(sprintf("rm -f '%s'", rows))
 eval keep_present("have", '$%s')
 if (have eq "") { eval skip(sprintf("no emulated thread rows at %d tasks", most)) }
-eval block_mode
 
 nh = words(have)
 bar = 0.8 / nh	# the strategies' bars side by side fill 0.8 of a placement's slot

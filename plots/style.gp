@@ -21,52 +21,90 @@ if (formats ne "png svg pdf" && formats ne "png" && formats ne "svg" && formats 
 # a chart of another file (c2c.csv) sets DATA before loading this
 data = exists("DATA") ? DATA : "summary.csv"
 summary = dir."/summary.csv"
+outdir = dir."/plots"
+styles = dir."/strategies.csv"
+model = dir."/model.csv"	# hzfbench model's predictions beside the measurements (has_model)
+
+# How an awk program reads one of our CSVs by field: a quoted field
+# ("cpus:0,2,4", "" for a quote inside it) is one field, its quotes taken
+# off, where awk -F, alone would split it at its commas. csv_record(line)
+# is the line with its fields parted by \034; csv_awk, the first rules of a
+# program that reads CSV files, makes each record so and \034 its FS, and
+# split(x, a, "\034") parts a record kept whole. No %: they go into a
+# format of sprintf as they are.
+csv_functions = 'function odd_quotes(s,   q) { q = gsub(/"/, "\"", s); return q != 2 * int(q / 2) } ' . \
+	'function csv_record(s,   p, n, i, k, f, out) { if (!index(s, "\"")) { gsub(/,/, "\034", s); return s } ' . \
+	'  n = split(s, p, ","); k = 0; out = ""; ' . \
+	'  for (i = 1; i <= n; i++) { f = p[i]; ' . \
+	'    if (substr(f, 1, 1) == "\"") { while (odd_quotes(f) && i < n) f = f "," p[++i]; ' . \
+	'      f = substr(f, 2, length(f) - 2); gsub(/""/, "\"", f) } ' . \
+	'    out = k++ ? out "\034" f : f } ' . \
+	'  return out } '
+csv_awk = 'BEGIN { FS = "\034" } { $0 = csv_record($0) } ' . csv_functions
+
+# What every chart asks of the folder, in one call (it was seventeen, each
+# a shell and a pipe of greps: a third of a second of every chart): the
+# gnuplot assignments of which files are there (data_missing, has_model,
+# has_styles), meta.json's fields (meta_KEY: the first "KEY": "..." of the
+# file; online_cpus, fault_ns: the first "KEY": N), summary.csv's header
+# and whether it has an emulated row, and strategies.csv's columns (of the
+# chart's data where there is no strategies.csv: its strategies in the
+# order they come); plots/ made where the chart is drawn
+folder_awk = csv_functions . \
+	'function lines(f, a,   n, line) { n = 0; while ((getline line < f) > 0) a[++n] = line; close(f); return n } ' . \
+	'function readable(f,   line, r) { r = getline line < f; close(f); return r >= 0 } ' . \
+	'function quoted(s) { gsub(Q, Q Q, s); return Q s Q } ' . \
+	'function text(key,   i) { for (i = 1; i <= nmeta; i++) if (match(meta[i], "\"" key "\": \"[^\"]*")) ' . \
+	'  return substr(meta[i], RSTART + length(key) + 5, RLENGTH - length(key) - 5); return "" } ' . \
+	'function number(key,   i) { for (i = 1; i <= nmeta; i++) if (match(meta[i], "\"" key "\": [0-9]*")) ' . \
+	'  return substr(meta[i], RSTART + length(key) + 4, RLENGTH - length(key) - 4); return "" } ' . \
+	'function column(a, n, c,   i, f, s) { s = ""; for (i = 2; i <= n; i++) s = s (split(a[i], f, ",") > 1 ? f[c] : a[i]) " "; return s } ' . \
+	'BEGIN { Q = sprintf("%c", 39); dir = ARGV[1]; data = ARGV[2]; nmeta = lines(dir "/meta.json", meta); ' . \
+	'  printf "data_missing = %d; has_model = %d; has_meta = %d; ", !readable(dir "/" data), readable(dir "/model.csv"), readable(dir "/meta.json"); ' . \
+	'  split("cpu_model kernel_release start_time virtualized kind", keys, " "); ' . \
+	'  for (k = 1; k <= 5; k++) printf "meta_%s = %s; ", keys[k], quoted(text(keys[k])); ' . \
+	'  printf "online_cpus = %s; fault_ns = %s; ", quoted(number("online_cpus")), quoted(number("fault_ns")); ' . \
+	'  n = lines(dir "/summary.csv", sum); emulated = 0; ' . \
+	'  for (i = 1; i <= n; i++) { c = split(sum[i], f, ","); if ((c > 1 ? f[2] : sum[i]) == "emulated") emulated = 1 } ' . \
+	'  printf "summary_header = %s; has_emulated = %d; ", quoted(sum[1]), emulated; ' . \
+	'  n = lines(dir "/strategies.csv", st); printf "has_styles = %d; ", readable(dir "/strategies.csv"); ' . \
+	'  if (readable(dir "/strategies.csv")) { e = ""; for (i = 2; i <= n; i++) { split(st[i], f, ","); if (f[5] == 1) e = e f[1] " " } ' . \
+	'    printf "strategies = %s; colours = %s; dashes = %s; points = %s; emulated_strategies = %s\n", ' . \
+	'      quoted(column(st, n, 1)), quoted(column(st, n, 2)), quoted(column(st, n, 3)), quoted(column(st, n, 4)), quoted(e); exit } ' . \
+	'  n = lines(dir "/" data, d); c = 0; s = ""; ' . \
+	'  if (n) { nf = split(csv_record(d[1]), f, "\034"); for (i = 1; i <= nf; i++) if (f[i] == "strategy") c = i } ' . \
+	'  for (i = 2; c && i <= n; i++) { split(csv_record(d[i]), f, "\034"); if (!seen[f[c]]++) s = s f[c] " " } ' . \
+	'  printf "strategies = %s\n", quoted(s) }'
+eval system(sprintf("{ test -r '%s/%s' || %s; } && test -d '%s' && mkdir -p '%s'; awk '%s' '%s' '%s'", \
+	dir, data, exists("DATA") ? "true" : "false", dir, outdir, folder_awk, dir, data))
 # a folder without that chart's own file is not an error: the chart skips
-data_missing = system(sprintf("test -r '%s/%s' && echo yes", dir, data)) ne "yes"
 if (data_missing && (!exists("DATA") || system(sprintf("test -d '%s' && echo yes", dir)) ne "yes")) {
 	print sprintf("%s: %s: no %s to chart", NAME, dir, data)
 	exit status 1
 }
-outdir = dir."/plots"
-system(sprintf("mkdir -p '%s'", outdir))
-
-# a string field of meta.json, "" where there is none
-meta(key) = system(sprintf("grep -o '\"%s\": \"[^\"]*' '%s/meta.json' 2>/dev/null | head -1 | cut -d'\"' -f4", key, dir))
 # whether summary.csv has a column of that name
-has_column(c) = system(sprintf("head -1 '%s' | tr ',' '\\n' | grep -cx '%s'", summary, c)) + 0 > 0
-machine = system(sprintf("test -r '%s/meta.json' && echo yes", dir)) ne "yes" ? "" : \
-	sprintf("%s, %s CPUs · Linux %s · %s", meta("cpu_model"), \
-	system(sprintf("grep -o '\"online_cpus\": [0-9]*' '%s/meta.json' | grep -o '[0-9]*$'", dir)), \
-	meta("kernel_release"), meta("start_time")[1:10])
+has_column(c) = strstrt(",".summary_header.",", ",".c.",") > 0
+machine = !has_meta ? "" : sprintf("%s, %s CPUs · Linux %s · %s", meta_cpu_model, online_cpus, \
+	meta_kernel_release, meta_start_time[1:10])
 # measured in a qemu guest (hzfbench vm): said on every chart, with what it means
-guest = meta("virtualized")
+guest = meta_virtualized
 if (guest ne "" && machine ne "") { machine = machine.sprintf(" · qemu guest (%s%s)", guest, guest eq "tcg" ? ": emulated times" : "") }
 # emulated faults: their --fault-ns said on every chart, 0 as the stress it is
 # (no work between two gets: a CPU keeps global's line for many of them)
-fault_ns = system(sprintf("grep -o '\"fault_ns\": [0-9]*' '%s/meta.json' 2>/dev/null | head -1 | grep -o '[0-9]*$'", dir))
-has_emulated = system(sprintf("cut -d, -f2 '%s' 2>/dev/null | grep -cx emulated", summary)) + 0 > 0
 if (machine ne "" && has_emulated && fault_ns ne "") { machine = machine . (fault_ns eq "0" ? \
 	" · emulated at --fault-ns 0: a stress, no work between gets" : \
 	sprintf(" · emulated at --fault-ns %s: a real fault's work", fault_ns)) }
 # a folder of run.sh --kernels: summary.csv's strategy names the guest kernel that faulted
-kernels_folder = meta("kind") eq "kernels"
+kernels_folder = meta_kind eq "kernels"
 chart_title(t) = machine eq "" ? t : sprintf("%s\n{/*0.75 %s}", t, machine)
 
 # The strategies, in their order, and how each is drawn: strategies.csv
 # (strategy,colour,dash,point,emulated), which hzfbench writes beside summary.csv and
 # zeroout.csv from each strategy's ops table (and hzfbench report where a
-# folder has none). A folder from before it, charted here by hand: the
-# strategies of the chart's data in the order they come, drawn in the order
-# of the table's styles.
-styles = dir."/strategies.csv"
-style_column(c) = system(sprintf("tail -n +2 '%s' | cut -d, -f%d | tr '\n' ' '", styles, c))
-if (system(sprintf("test -r '%s' && echo yes", styles)) eq "yes") {
-	strategies = style_column(1); colours = style_column(2)
-	dashes = style_column(3); points = style_column(4)
-	emulated_strategies = system(sprintf("awk -F, 'NR > 1 && $5 == 1 { printf \"%%s \", $1 }' '%s'", styles))
-} else {
-	strategies = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"strategy\") c = i; next } " . \
-		"c && !seen[$c]++ { printf \"%%s \", $c }' '%s/%s' 2>/dev/null", dir, data))
+# folder has none), read above. A folder from before it, charted here by
+# hand: the strategies of the chart's data in the order they come, drawn in
+# the order of the table's styles.
+if (!has_styles) {
 	colours = "#D55E00 #0072B2 #009E73 #CC79A7 #000000"; dashes = "1 2 4 5 3"; points = "7 5 9 11 13"
 	emulated_strategies = strategies
 }
@@ -96,9 +134,6 @@ output(fmt) = sprintf("set output '%s/%s.%s'", outdir, NAME, fmt)
 select_in(file, name, spec, cond) = sprintf("set print %s; unset print; set table %s append; plot '%s' using %s with table if (%s); unset table", \
 	name, name, file, spec, cond)
 select(name, spec, cond) = select_in(summary, name, spec, cond)
-# hzfbench model's predictions beside the measurements, where model.csv is
-model = dir."/model.csv"
-has_model = system(sprintf("test -r '%s' && echo yes", model)) eq "yes"
 # how many rows datablock name holds: eval count("n", "$d") sets n
 count(var, name) = sprintf("%s = |%s|", var, name)
 # eval keep_present("have", "$%s_thread"): have = the strategies whose block has rows

@@ -1007,6 +1007,42 @@ if command -v gnuplot >/dev/null 2>&1; then
 	else
 		fail "every chart draws the sample folder in PNG (>= 1280x720), SVG and PDF, silently"
 	fi
+	# a placement with commas is quoted in the CSVs ("cpus:0,1") and one field
+	# to the charts, their awk and gnuplot alike: the sample with its scatter
+	# rows so placed draws every chart as the sample does, but for the
+	# placement chart's name of that slot; real lifecycle and zeroout runs at
+	# cpus:0,1 draw as the same folders renamed compact do
+	cp -r tests/data/sample "$tmp/comma"
+	rm -rf "$tmp/comma/plots"
+	sed -i 's/,scatter,/,"cpus:0,1",/' "$tmp/comma/summary.csv"
+	: >"$tmp/out"
+	differ=""
+	for c in $charts; do
+		gnuplot -c "plots/$c.gp" "$tmp/comma" svg >>"$tmp/out" 2>&1
+		sed 's/cpus:0,1/scatter/g' "$tmp/comma/plots/$c.svg" 2>/dev/null | cmp -s - "$tmp/cs/plots/$c.svg" ||
+			differ="$differ $c"
+	done
+	$bin run --workload lifecycle --strategy global --tasks 2 --placement cpus:0,1 --reps 2 --min-ms 5 \
+		--quiet --out "$tmp/comma-lc" >>"$tmp/out" 2>&1
+	$bin zeroout --strategies global,persistent --tasks 2 --placement cpus:0,1 --zero-size 4M --reps 2 \
+		--warmup 0 --min-ms 20 --out "$tmp/comma-zo" >/dev/null 2>>"$tmp/out"
+	for run in lc:lifecycle:summary zo:zeroout:zeroout; do
+		IFS=: read -r d c table <<<"$run"
+		d=$tmp/comma-$d
+		cp -r "$d" "$d-compact"
+		sed -i 's/"cpus:0,1"/compact/' "$d-compact/$table.csv"
+		for f in "$d" "$d-compact"; do gnuplot -c "plots/$c.gp" "$f" svg >>"$tmp/out" 2>&1; done
+		grep -q '>global<' "$d/plots/$c.svg" 2>/dev/null &&
+			cmp -s "$d/plots/$c.svg" "$d-compact/plots/$c.svg" || differ="$differ $c"
+	done
+	if [ -z "$differ" ] && grep -q '>cpus:0,1<' "$tmp/comma/plots/placement.svg" &&
+		grep -q '^global,emulated,process,2,"cpus:0,1",' "$tmp/comma-lc/summary.csv" &&
+		grep -q '^global,page,emulated,2,"cpus:0,1",' "$tmp/comma-zo/zeroout.csv"; then
+		ok "a placement with commas (\"cpus:0,1\") is one field to every chart: drawn as a placement without"
+	else
+		fail "a placement with commas (\"cpus:0,1\") is one field to every chart: drawn as a placement without" \
+			"differ:$differ" "$(cat "$tmp/out")"
+	fi
 	cp -r tests/data/minimal "$tmp/cm"
 	skips=0 drawn=0
 	for c in $charts; do
@@ -1103,6 +1139,35 @@ if command -v gnuplot >/dev/null 2>&1; then
 	else
 		fail "a fabricated folder at scale: a real run's columns, 8 nodes, marked fabricated" "$(cat "$tmp/out")"
 	fi
+	# model --from at 256 PUs: each placement's and task count's hand-off is
+	# the mean of c2c.csv's cells among the PUs tasks.csv ran on (PUs in
+	# measured order, pairs sampled out left out), worked out here anew
+	if HWLOC_SYNTHETIC="pack:4 numa:2 core:16 pu:2" $bin model --from "$sc" --out "$tmp/sc-model" \
+		>"$tmp/out" 2>&1 && [ "$(awk -F, '
+		FILENAME == ARGV[1] && FNR == 1 { for (i = 2; i <= NF; i++) pu[i] = $i; next }
+		FILENAME == ARGV[1] { for (i = 2; i <= NF; i++) if ($i != "") ns[$1, pu[i]] = $i; next }
+		FILENAME == ARGV[2] && FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		FILENAME == ARGV[2] { if ($c["strategy"] == "global" && $c["fault"] == "emulated" &&
+			$c["task_kind"] == "thread" && $c["rep"] == 0) { k = $c["placement"] " " $c["tasks"]; at[k, ++n[k]] = $c["pu"] }
+			next }
+		/"strategy": "global", "fault": "emulated", "task_kind": "thread"/ {
+			t = $0; sub(/.*"tasks": /, "", t); sub(/,.*/, "", t)
+			p = $0; sub(/.*"placement": "/, "", p); sub(/".*/, "", p)
+			h = $0; sub(/.*"handoff_ns": /, "", h); sub(/,.*/, "", h)
+			if (t + 0 < 2) next
+			k = p " " t; sum = 0; cells = 0
+			for (i = 1; i <= n[k]; i++) for (j = 1; j <= n[k]; j++)
+				if (i != j && (at[k, i], at[k, j]) in ns) { sum += ns[at[k, i], at[k, j]]; cells++ }
+			d = sum / cells - h
+			if (n[k] == t + 0 && (d < 0 ? -d : d) <= 1e-6 * h) same++; else print "differ:", k, h, sum / cells
+		}
+		END { print same + 0 }
+		' "$sc/c2c.csv" "$sc/tasks.csv" "$tmp/sc-model/model.json" 2>&1 | tee -a "$tmp/out" | tail -1)" = 16 ]; then
+		ok "model --from at 256 PUs: every placement's and task count's hand-off the mean of its PUs' c2c.csv cells"
+	else
+		fail "model --from at 256 PUs: every placement's and task count's hand-off the mean of its PUs' c2c.csv cells" \
+			"$(tail -5 "$tmp/out")"
+	fi
 	all=1
 	$bin report "$sc" >/dev/null 2>"$tmp/err" || all=0
 	drawn=""
@@ -1148,6 +1213,36 @@ if command -v gnuplot >/dev/null 2>&1; then
 	else
 		fail "c2c heatmap at 64 and 256 PUs: a line at each of 7 node and 3 package boundaries, blocks named; model keyed once" \
 			"$(cat "$tmp/out")" "white $(c2c_lines "$s64" '255, 255, 255') black $(c2c_lines "$s64" '  0,   0,   0')"
+	fi
+	# c2c at 1,024 PUs (8 packages of 2 nodes, 2 threads a core; a million
+	# cells, made here): every cell drawn, one pixel each, and nothing said
+	# (through one system() call gnuplot cut the cells off: "very long
+	# system call output has been truncated", and drew a few rows)
+	big=$tmp/c2c1024
+	mkdir -p "$big"
+	awk -v n=1024 -v dir="$big" 'BEGIN {
+		pus = dir "/c2c-pus.csv"; m = dir "/c2c.csv"; print "pu,core,package,node" > pus; line = "pu"
+		for (i = 0; i < n; i++) { line = line "," i; print i "," int(i / 2) "," int(i / 128) "," int(i / 64) > pus }
+		print line > m
+		for (i = 0; i < n; i++) {
+			line = i
+			for (j = 0; j < n; j++)
+				line = line "," (i == j ? "" : int(i / 2) == int(j / 2) ? 12 : int(i / 64) == int(j / 64) ? 38 : \
+					int(i / 128) == int(j / 128) ? 75 : 140)
+			print line > m
+		}
+	}'
+	gnuplot -c plots/c2c.gp "$big" svg >"$tmp/out" 2>&1
+	grep -o 'base64,[A-Za-z0-9+/]\{32\}' "$big/plots/c2c.svg" | head -1 | cut -d, -f2 | base64 -d >"$tmp/c2c-image.png" 2>/dev/null
+	read -r w h < <(png_size "$tmp/c2c-image.png" 2>/dev/null)
+	if [ ! -s "$tmp/out" ] && [ "$(grep -c '<image' "$big/plots/c2c.svg")" = 1 ] && [ "${w:-0}x${h:-0}" = 1024x1024 ] &&
+		grep -q '>node 15<' "$big/plots/c2c.svg" && grep -q '>package 7<' "$big/plots/c2c.svg" &&
+		[ "$(c2c_lines "$big" '255, 255, 255')" = 30 ] && [ "$(c2c_lines "$big" '  0,   0,   0')" = 14 ] &&
+		[ "$(find "$big/plots" -mindepth 1 ! -name c2c.svg | wc -l)" = 0 ]; then
+		ok "c2c heatmap at 1,024 PUs: a million cells, one image of 1024x1024, 15 node and 7 package lines, silently"
+	else
+		fail "c2c heatmap at 1,024 PUs: a million cells, one image of 1024x1024, 15 node and 7 package lines, silently" \
+			"$(cat "$tmp/out")" "image ${w:-?}x${h:-?}" "$(find "$big/plots")"
 	fi
 	browser=$(command -v chromium || command -v chromium-browser || true)
 	if [ -n "$browser" ]; then

@@ -52,11 +52,26 @@ int zf_model_levels_parse(const char *spec, double lv[ZF_LV_N], const char **why
  */
 int zf_model_matrix_levels(const struct zf_plan *plan, const double lv[ZF_LV_N], double *h,
 			   char *why, size_t len);
-/* 0 when path reads as a c2c.csv matrix; else -errno and why */
-int zf_model_c2c_check(const char *path, char *why, size_t len);
-/* h (n x n) := the cells of a c2c.csv for the plan's PUs, -1 where empty */
-int zf_model_matrix_csv(const char *path, const struct zf_plan *plan, double *h,
+/* a c2c.csv matrix in memory (c2cmatrix.c), read once for every configuration */
+struct zf_c2c_pu {
+	int pu;			/* a PU the matrix labels */
+	int at;			/* its row, and column less the pu column */
+};
+
+struct zf_c2c {
+	char *path;		/* for what is said of it */
+	int n;			/* its PUs: n x n cells */
+	double *ns;		/* row by row, -1 where empty (the diagonal, pairs sampled out) */
+	int npus;		/* the labels that are PU numbers, */
+	struct zf_c2c_pu *pus;	/* sorted by PU */
+};
+
+/* path read and checked as a c2c.csv matrix into m; else -errno and why */
+int zf_c2c_read(const char *path, struct zf_c2c *m, char *why, size_t len);
+/* h (n x n) := the cells of the matrix for the plan's PUs, -1 where empty */
+int zf_model_matrix_c2c(const struct zf_c2c *m, const struct zf_plan *plan, double *h,
 			char *why, size_t len);
+void zf_c2c_free(struct zf_c2c *m);
 /* the mean hand-off over the ordered pairs among the first n of h's PUs; -1 if none */
 double zf_model_handoff(const double *h, int stride, int n);
 /*

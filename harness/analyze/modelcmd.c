@@ -455,7 +455,7 @@ static int rows_from_options(const struct model_opts *o, struct zf_topo *topo,
 
 /* the mean hand-off among the row's PUs; -1 (and why) when there is none */
 static double row_handoff(struct zf_topo *topo, const struct model_row *m, const double *lv,
-			  const char *c2c, char *why, size_t len)
+			  const struct zf_c2c *c2c, char *why, size_t len)
 {
 	/* unpinned tasks are modelled as packed: the kernel's scheduler spreads them later */
 	const char *placement = strcmp(m->placement, "none") ? m->placement : "compact";
@@ -468,15 +468,31 @@ static double row_handoff(struct zf_topo *topo, const struct model_row *m, const
 		return -1;
 	h = calloc((size_t)m->tasks * m->tasks, sizeof(*h));
 	if (h && !(lv ? zf_model_matrix_levels(&plan, lv, h, why, len)
-		      : zf_model_matrix_csv(c2c, &plan, h, why, len))) {
+		      : zf_model_matrix_c2c(c2c, &plan, h, why, len))) {
 		v = zf_model_handoff(h, m->tasks, m->tasks);
 		if (v < 0)
 			snprintf(why, len, "%.*s: no measured pair among the placement's PUs",
-				 (int)(len > 64 ? len - 64 : 0), c2c);
+				 (int)(len > 64 ? len - 64 : 0), c2c->path);
 	}
 	free(h);
 	zf_plan_free(&plan);
 	return v;
+}
+
+/*
+ * The hand-off an earlier row of rows[i]'s placement and task count was
+ * given (every strategy, fault and kind of a sweep has the same PUs, and a
+ * plan and mean of 1,024 PUs is a million cells); -1 where none was
+ */
+static double known_handoff(const struct model_row *rows, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < i; k++)
+		if (rows[k].done && rows[k].tasks == rows[i].tasks &&
+		    !strcmp(rows[k].placement, rows[i].placement))
+			return rows[k].handoff_ns;
+	return -1;
 }
 
 /* model.csv's row: summary.csv's columns, the predicted figures in the measured ones' place */
@@ -798,6 +814,7 @@ int zf_model_main(int argc, char **argv)
 	size_t nrows = 0, left_out = 0, i, done = 0;
 	struct zf_buf csv = { 0 }, json = { 0 };
 	double lv[ZF_LV_N], *lvp = NULL;
+	struct zf_c2c matrix = { 0 };
 	struct zf_topo topo;
 	int ret;
 
@@ -838,7 +855,7 @@ int zf_model_main(int argc, char **argv)
 				"--handoff-ns\n", o.c2c || o.from ? c2c : "no hand-off latencies");
 			return 2;
 		}
-		if (zf_model_c2c_check(c2c, why, sizeof(why))) {
+		if (zf_c2c_read(c2c, &matrix, why, sizeof(why))) {
 			fprintf(stderr, "hzfbench: model: %s\n", why);
 			return 2;
 		}
@@ -849,11 +866,14 @@ int zf_model_main(int argc, char **argv)
 
 		snprintf(path, sizeof(path), "%s%s", o.contention ? o.contention : o.from,
 			 o.contention ? "" : "/c2c-contention.csv");
-		if (contention_read(path, o.contention != NULL, &ct))
+		if (contention_read(path, o.contention != NULL, &ct)) {
+			zf_c2c_free(&matrix);
 			return 2;
+		}
 	}
 	if (zf_topo_open(&topo, o.xml, why, sizeof(why))) {
 		fprintf(stderr, "hzfbench: --topology: %s\n", why);
+		zf_c2c_free(&matrix);
 		free(ct.w);
 		return 2;
 	}
@@ -867,7 +887,9 @@ int zf_model_main(int argc, char **argv)
 			.faults_per_pass = m->faults_per_pass, .threads = !strcmp(m->kind, "thread"),
 			.teardown_ns = m->teardown_ns, .put_batch = m->put_batch };
 
-		m->handoff_ns = row_handoff(&topo, m, lvp, c2c, why, sizeof(why));
+		m->handoff_ns = known_handoff(rows, i);
+		if (m->handoff_ns < 0)
+			m->handoff_ns = row_handoff(&topo, m, lvp, &matrix, why, sizeof(why));
 		if (m->handoff_ns < 0) {
 			fprintf(stderr, "hzfbench: model: %s at %d tasks: %s\n", m->strategy, m->tasks,
 				why);
@@ -918,6 +940,7 @@ out:
 	zf_buf_free(&json);
 	rows_free(rows, nrows);
 	zf_topo_close(&topo);
+	zf_c2c_free(&matrix);
 	free(ct.w);
 	return ret;
 }

@@ -263,6 +263,20 @@ TEST(model_eight_nodes_monotone_bounded)
 	check_machine(_t, EIGHT_NODES, "scatter", "core=10,node=40,package=80,machine=160", 2000);
 }
 
+/* h from path's matrix for the plan: zf_c2c_read()'s error, or zf_model_matrix_c2c()'s */
+static int matrix_of(const char *path, const struct zf_plan *plan, double *h, char *why,
+		     size_t len)
+{
+	struct zf_c2c m;
+	int err = zf_c2c_read(path, &m, why, len);
+
+	if (err)
+		return err;
+	err = zf_model_matrix_c2c(&m, plan, h, why, len);
+	zf_c2c_free(&m);
+	return err;
+}
+
 /* tests/data/c2c: a hand-made 4-PU matrix, one pair sampled out */
 TEST(model_matrix_from_c2c_csv)
 {
@@ -274,7 +288,7 @@ TEST(model_matrix_from_c2c_csv)
 
 	ASSERT_EQ(open_synthetic(&topo, "pack:2 core:2 pu:1"), 0);
 	ASSERT_EQ(zf_plan_make(&topo, "compact", 4, &plan, why, sizeof(why)), 0);
-	ASSERT_EQ(zf_model_matrix_csv(path, &plan, h, why, sizeof(why)), 0);
+	ASSERT_EQ(matrix_of(path, &plan, h, why, sizeof(why)), 0);
 	EXPECT_TRUE(NEAR(h[0 * 4 + 1], 30.5) && NEAR(h[1 * 4 + 0], 30.5));
 	EXPECT_TRUE(NEAR(h[0 * 4 + 2], 110.25) && h[1 * 4 + 3] < 0 && h[2 * 4 + 2] < 0);
 	/* the empty pair is left out of the mean, never guessed */
@@ -282,19 +296,56 @@ TEST(model_matrix_from_c2c_csv)
 	zf_plan_free(&plan);
 	/* a PU the matrix does not have */
 	ASSERT_EQ(zf_plan_make(&topo, "cpus:0,3,2,1", 4, &plan, why, sizeof(why)), 0);
-	EXPECT_EQ(zf_model_matrix_csv(path, &plan, h, why, sizeof(why)), 0);
+	EXPECT_EQ(matrix_of(path, &plan, h, why, sizeof(why)), 0);
 	zf_plan_free(&plan);
 	zf_topo_close(&topo);
 	ASSERT_EQ(open_synthetic(&topo, "pack:2 core:4 pu:1"), 0);
 	ASSERT_EQ(zf_plan_make(&topo, "compact", 5, &plan, why, sizeof(why)), 0);
-	EXPECT_TRUE(zf_model_matrix_csv(path, &plan, h, why, sizeof(why)) != 0 &&
+	EXPECT_TRUE(matrix_of(path, &plan, h, why, sizeof(why)) != 0 &&
 		    strstr(why, "PU 4 of the placement is not in the matrix"));
-	EXPECT_TRUE(zf_model_matrix_csv("tests/data/sample/summary.csv", &plan, h, why,
-					sizeof(why)) != 0 && strstr(why, "not a c2c.csv"));
-	EXPECT_TRUE(zf_model_matrix_csv("tests/data/none.csv", &plan, h, why, sizeof(why)) != 0 &&
+	EXPECT_TRUE(matrix_of("tests/data/sample/summary.csv", &plan, h, why,
+			      sizeof(why)) != 0 && strstr(why, "not a c2c.csv"));
+	EXPECT_TRUE(matrix_of("tests/data/none.csv", &plan, h, why, sizeof(why)) != 0 &&
 		    strstr(why, "No such file"));
 	zf_plan_free(&plan);
 	zf_topo_close(&topo);
+}
+
+/*
+ * The matrix's PUs in measured order, not by number (compact's visits a
+ * core's second thread last), and a label that is not a PU number as %d
+ * writes it ("07"), which no PU is: each cell found by its PU, not its place
+ */
+TEST(model_matrix_by_pu_not_by_place)
+{
+	char path[] = "/tmp/hzfc2c.XXXXXX", why[256];
+	static const char text[] = "pu,2,0,07,1\n"
+				   "2,,10.00,20.00,30.00\n"
+				   "0,10.00,,40.00,\n"
+				   "07,20.00,40.00,,50.00\n"
+				   "1,30.00,,50.00,\n";
+	int fd = mkstemp(path), pu[] = { 0, 1, 2 }, zero[3] = { 0 };
+	struct zf_plan plan = { .ntasks = 3, .pu = pu, .core = pu, .package = zero, .node = zero };
+	struct zf_c2c m;
+	double h[9];
+
+	ASSERT_TRUE(fd >= 0);
+	ASSERT_EQ(write(fd, text, sizeof(text) - 1), (ssize_t)(sizeof(text) - 1));
+	close(fd);
+	ASSERT_EQ(zf_c2c_read(path, &m, why, sizeof(why)), 0);
+	EXPECT_EQ(m.n, 4);
+	EXPECT_EQ(m.npus, 3);
+	ASSERT_EQ(zf_model_matrix_c2c(&m, &plan, h, why, sizeof(why)), 0);
+	/* PUs 0, 1, 2 are the file's rows 1, 3, 0 */
+	EXPECT_TRUE(h[0 * 3 + 1] < 0 && h[1 * 3 + 0] < 0);
+	EXPECT_TRUE(NEAR(h[0 * 3 + 2], 10) && NEAR(h[2 * 3 + 0], 10));
+	EXPECT_TRUE(NEAR(h[1 * 3 + 2], 30) && NEAR(h[2 * 3 + 1], 30));
+	EXPECT_TRUE(h[0] < 0 && h[4] < 0 && h[8] < 0);
+	plan.pu[2] = 7;
+	EXPECT_TRUE(zf_model_matrix_c2c(&m, &plan, h, why, sizeof(why)) != 0 &&
+		    strstr(why, "PU 7 of the placement is not in the matrix"));
+	zf_c2c_free(&m);
+	unlink(path);
 }
 
 /* model's plan and model.csv keep a cpus: placement of 300 bytes and more whole */
