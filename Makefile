@@ -94,7 +94,7 @@ test-scale: $(B)/hzfbench
 
 # a big machine's counts here, oversubscribed: 1,024 thread and 1,024
 # process tasks of eight events under ulimit -Sn 1024, the refusals, EMFILE
-# (tools/test-big.sh, about 3 minutes): not part of make test
+# (tools/test-big.sh, about a minute): not part of make test
 test-big: $(B)/hzfbench $(B)/refuse
 	@HZF_BUILD=$(B) tools/test-big.sh
 

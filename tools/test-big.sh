@@ -9,7 +9,7 @@
 # perf_event_open made to fail with EMFILE (tools/refuse: a one-line
 # failure, never an event called unsupported), and --plan's figures at
 # 1,024 tasks. Prints hzfbench's peak resident memory and each stage's
-# wall time. Not part of make test (about 3 minutes here); .ci/run calls it.
+# wall time. Not part of make test (about a minute here); .ci/run calls it.
 # Ends with "test-big: N passed, N failed, N skipped".
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../tests/lib.sh"
@@ -52,8 +52,7 @@ big() {
 		"$dir/perf.csv" 2>/dev/null)
 	if [ "$rc" = 0 ] && meta_complete "$dir" && [ "$got" = "$want" ] &&
 		grep -q '"unsupported_events": \[\]' "$dir/meta.json"; then
-		ok "$tasks $kind tasks x $nevents events under ulimit -Sn 1024: all $want counts taken" \
-			"(peak RSS $(peak_rss "$dir"))"
+		ok "$tasks $kind tasks x $nevents events under ulimit -Sn 1024: all $want counts taken (hzfbench's peak RSS $(peak_rss "$dir"))"
 		peaks+=("$kind $(peak_rss "$dir")")
 	else
 		fail "$tasks $kind tasks x $nevents events under ulimit -Sn 1024: every count taken" \
