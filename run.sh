@@ -30,7 +30,8 @@ usage: ./run.sh [options] [-- sweep options...]
   --fault-ns NS|auto  busy work per emulated fault standing for the rest of the fault
                    path: a real fault's regime (default auto: the running kernel's own
                    huge zero read fault, timed here, where it maps the folio; else
-                   2000 ns, DESIGN.md's 1.7-2.5 us); a --fault-ns 0 stress sweep of
+                   2000 ns, a steady THP zero-page read fault as measured on this
+                   project's KVM hosts, 1.0-2.5 us); a --fault-ns 0 stress sweep of
                    global, mmflag and persistent goes beside it into DIR/stress/
   --tasks LIST     task counts, as the sweep takes them (default: the sweep's, hzfbench
                    sweep --print-defaults: pow2 is 1, 2, 4, ... and the CPU count)
@@ -298,7 +299,7 @@ fi
 # sweep beside it
 fault_ns_said=''
 if [ "$fault_ns" = auto ]; then
-	fault_ns=2000 fault_ns_said="a stated default: DESIGN.md's steady THP zero-page read fault, 1.7-2.5 us"
+	fault_ns=2000 fault_ns_said="a stated default: a steady THP zero-page read fault as measured on this project's KVM hosts, 1.0-2.5 us"
 	if [[ $faults == *kernel* ]] && [ "$plan" -eq 0 ]; then
 		ft=$(mktemp -d)
 		if $bin run --fault kernel --strategy native --tasks 1 --reps 3 --min-ms 50 --events none \

@@ -31,7 +31,7 @@
  * across QPI). A fault's whole life (fault and teardown, nothing counted)
  * is the seed's own mmflag run: 303970 us for 100G / 2M = 51200 faults a
  * process; of it, the fault alone is taken as what one costs measured here
- * (DESIGN.md: a steady THP zero-page read fault, 1.7-2.5 us), the rest is
+ * (a steady THP zero-page read fault, 1.7-2.5 us; docs/model.md), the rest is
  * teardown. 4.8 put the folio from the freed-page batch of the zap, up to
  * 510 pages a batch ((4096 - 16) / 8), one CPU's puts in a row.
  */

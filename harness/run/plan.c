@@ -27,7 +27,7 @@
 #define PROBE_FAULTS_EMULATED	4096UL
 #define PROBE_FAULTS_KERNEL	512UL
 #define PROBE_MIN_MS		10UL
-/* a real huge zero read fault where this machine cannot show one (DESIGN.md: 1.7-2.5 us) */
+/* a real huge zero read fault where this machine cannot show one (1.0-2.5 us on this project's KVM hosts) */
 #define ASSUMED_KERNEL_FAULT_NS	2000.0
 /* where the plan is for another machine: global's line moving between two of its PUs */
 #define ASSUMED_HANDOFF_NS	100.0
@@ -170,7 +170,7 @@ static int probe_config(struct plan_state *ps, size_t c)
 		return 0;
 	ps->probed[i] = true;
 	if (sw->faults[f] == ZF_FAULT_KERNEL && !ps->kernel_here) {
-		/* the emulated probe's start, stop and barriers; a fault as DESIGN.md measured one */
+		/* the emulated probe's start, stop and barriers; a fault as this project measured one */
 		err = probe_one(ps, c, true, &ps->probe_plan[0], &p[0], &counted);
 		p[0].fault_ns = ASSUMED_KERNEL_FAULT_NS;
 		p[1] = p[0];
