@@ -243,7 +243,7 @@ HZF_SYSROOT=$tmp/termroot setsid ./run.sh --ci --tune --no-install --history "$t
 	--out "$tmp/termci" -- --reps 50 --min-ms 100 >"$tmp/log" 2>&1 &
 pid=$!
 for _ in $(seq 100); do
-	grep -q '^doctor: warn\|^ci:' "$tmp/log" && break
+	grep -q '^tune: .* changed, \|^ci:' "$tmp/log" && break
 	sleep 0.1
 done
 sleep 0.5
