@@ -107,6 +107,12 @@ struct zf_results {
  */
 int zf_results_dir(const char *out, char *dir, size_t len, char *why, size_t whylen);
 /*
+ * zf_results_dir()'s refusal asked alone, nothing made: 0 where out is NULL,
+ * missing or an empty folder; else -EEXIST and why. For a check before any
+ * probe or measurement, so that an --out refused costs nothing.
+ */
+int zf_results_out_usable(const char *out, char *why, size_t whylen);
+/*
  * meta.json (complete: false), topology.xml and the streamed files'
  * headers; room for nconfigs
  */

@@ -602,4 +602,11 @@ else
 	fail "report of a zeroout folder of page segments alone: 0, its chart drawn" "$(head -3 "$tmp/err")"
 fi
 
+# an --out refused before the kernel's faults are probed: one line, nothing run
+(cd "$tmp" && exec "$OLDPWD/$bin" run --out "$tmp/full" --fault kernel --strategy native --size 64M \
+	--min-ms 5 --reps 1 --events none) >"$tmp/out" 2>"$tmp/err"
+rc=$?
+refused "--out: $tmp/full: exists and is not empty" "$rc" "run --fault kernel --out FULL" &&
+	[ "$rc" = 2 ] && ok "bad: run --fault kernel --out on a folder not empty: 2, refused before any fault"
+
 finish cli
