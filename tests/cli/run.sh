@@ -551,8 +551,11 @@ mkfifo "$tmp/c2c.fifo"
 (cd "$tmp" && timeout 5 "$OLDPWD/$bin" model --c2c "$tmp/c2c.fifo" --fixed-ns 1 --get-ns 1) \
 	>"$tmp/out" 2>"$tmp/err"
 rc=$?
-refused "$tmp/c2c.fifo" "$rc" "model --c2c FIFO" && [ "$rc" = 2 ] &&
-	ok "bad: model --c2c of a FIFO: 2, not held in open()"
+refused "$tmp/c2c.fifo: not text to read (a NUL byte, a FIFO or a socket)" "$rc" "model --c2c FIFO" &&
+	[ "$rc" = 2 ] && ok "bad: model --c2c of a FIFO: 2, not held in open()"
+printf 'pu,0\n0,\0\n' >"$tmp/nul-c2c.csv"
+bad_as_is "model: $tmp/nul-c2c.csv: not text to read (a NUL byte" \
+	model --c2c "$tmp/nul-c2c.csv" --fixed-ns 1 --get-ns 1
 # a figure no run writes: every reader names the file, the line and the column
 folder nan && sed -i '3s/^\(\([^,]*,\)\{8\}\)[^,]*/\1nan/' "$tmp/nan/summary.csv"
 folder huge && sed -i '2s/^\(\([^,]*,\)\{12\}\)[^,]*/\11e999/' "$tmp/huge/summary.csv"
