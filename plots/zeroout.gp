@@ -30,11 +30,15 @@ fseg = system(sprintf("echo '%s' | awk '$1 == \"folio\" { print $7; exit }'", ro
 eval block_mode
 # GB/s on a log axis where page and folio are more than 30x apart (an
 # emulated sink: the page's bars would be flat on 0)
-stats $page using 4 nooutput
-lo = STATS_min; hi = STATS_max
-stats $folio using 4 nooutput
-lo = STATS_min < lo ? STATS_min : lo; hi = STATS_max > hi ? STATS_max : hi
+# a folder of one segment kind (--segments page) draws its bars alone
+lo = 1e300; hi = -1e300
+if (pseg ne "") { stats $page using 4 nooutput; lo = STATS_min; hi = STATS_max }
+if (fseg ne "") { stats $folio using 4 nooutput; \
+	lo = STATS_min < lo ? STATS_min : lo; hi = STATS_max > hi ? STATS_max : hi }
 logy = lo > 0 && hi / lo > 30
+pagebars = "$page using ($2 - 0.19):4 with boxes lc rgb \"#999999\" title sprintf(\"4 KiB zero page (%s segments a request)\", pseg), $page using ($2 - 0.19):4:5:6 with yerrorbars lc rgb \"#333333\" pt 0 notitle"
+foliobars = "$folio using ($2 + 0.19):4 with boxes lc rgb \"#009E73\" title sprintf(\"2 MiB huge zero folio (%s)\", fseg), $folio using ($2 + 0.19):4:5:6 with yerrorbars lc rgb \"#333333\" pt 0 notitle"
+bars = pseg eq "" ? foliobars : fseg eq "" ? pagebars : pagebars . ", " . foliobars
 
 do for [fmt in formats] {
 	eval term(fmt)
@@ -55,10 +59,7 @@ do for [fmt in formats] {
 	set boxwidth 0.35
 	set key below center horizontal reverse Left nobox
 	set style fill solid 0.85 noborder
-	plot $page using ($2 - 0.19):4 with boxes lc rgb "#999999" title sprintf("4 KiB zero page (%s segments a request)", pseg), \
-		$page using ($2 - 0.19):4:5:6 with yerrorbars lc rgb "#333333" pt 0 notitle, \
-		$folio using ($2 + 0.19):4 with boxes lc rgb "#009E73" title sprintf("2 MiB huge zero folio (%s)", fseg), \
-		$folio using ($2 + 0.19):4:5:6 with yerrorbars lc rgb "#333333" pt 0 notitle
+	plot @bars
 	unset logscale y
 	set format y "% h"
 	unset output

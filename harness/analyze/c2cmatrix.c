@@ -78,7 +78,10 @@ int zf_c2c_read(const char *path, struct zf_c2c *m, char *why, size_t len)
 
 	memset(m, 0, sizeof(*m));
 	if (err) {
-		if (err == -EINVAL)
+		if (err == -EINVAL && !line)	/* no line read: there is no line 0 to blame */
+			snprintf(why, len, "%s: not text to read (a NUL byte, a FIFO or a socket)",
+				 path);
+		else if (err == -EINVAL)
 			snprintf(why, len, "%s: line %zu is not CSV", path, line);
 		else
 			snprintf(why, len, "%s: %s", path, strerror(-err));

@@ -105,7 +105,7 @@ static int index_rows(struct side *s)
 
 int zf_cmp_load(const char *dir, struct side *s)
 {
-	char path[PATH_MAX + 16];
+	char path[PATH_MAX + 16], why[PATH_MAX + 128];
 	const char *missing;
 	size_t line;
 	int err;
@@ -123,6 +123,11 @@ int zf_cmp_load(const char *dir, struct side *s)
 	}
 	if (zf_key_cols_find(&s->csv, &s->key, &missing)) {
 		fprintf(stderr, "hzfbench: compare: %s: no column %s\n", path, missing);
+		zf_csv_free(&s->csv);
+		return -EINVAL;
+	}
+	if (zf_results_finite(path, &s->csv, why, sizeof(why))) {
+		fprintf(stderr, "hzfbench: compare: %s\n", why);
 		zf_csv_free(&s->csv);
 		return -EINVAL;
 	}

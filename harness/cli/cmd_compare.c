@@ -79,8 +79,8 @@ static int opt_ungated(const char *opt, const char *arg, void *opts)
 static int opt_label(const char *opt, const char *arg, void *opts)
 {
 	struct zf_compare_opts *o = opts;
-	const char *p = arg, *why;
-	char one[160];
+	const char *p = arg, *q, *why;
+	char one[160], dup[180];
 
 	for (;;) {
 		size_t len = strcspn(p, ",");
@@ -92,6 +92,15 @@ static int opt_label(const char *opt, const char *arg, void *opts)
 		if (!p[len])
 			break;
 		p += len + 1;
+		/* two column groups of one name could not be told apart */
+		for (q = p; ; q += strcspn(q, ",") + 1) {
+			if (strcspn(q, ",") == len && !strncmp(q, one, len)) {
+				snprintf(dup, sizeof(dup), "%s: given twice", one);
+				return bad(opt, arg, dup);
+			}
+			if (!q[strcspn(q, ",")])
+				break;
+		}
 	}
 	o->labels = arg;
 	return 0;

@@ -4,6 +4,7 @@
  * The subcommands' table and the dispatch; each lives in its own file.
  */
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +21,8 @@
 #ifndef HZF_VERSION
 #define HZF_VERSION "0.1"
 #endif
+
+static int cmd_vm(int argc, char **argv);
 
 static const struct zf_cmd subcommands[] = {
 	{ "run",	"one configuration into a results folder",	&zf_run_opts,	cmd_run },
@@ -47,13 +50,29 @@ static const struct zf_cmd subcommands[] = {
 	{ "detect",	"how the running kernel counts the huge zero folio, from what it does",
 			&zf_detect_opts, zf_detect_main },
 	{ "vm",		"a subcommand inside a qemu guest of the topology and kernel asked for",
-			&zf_vm_opts, zf_vm_main },
+			&zf_vm_opts, cmd_vm },
 	{ "probe",	"reference loops: bare inc_not_zero, pointer read", &zf_probe_opts,
 			cmd_probe },
 	{ "strategies",	"the strategies and what each models",		&zf_strategies_opts,
 			cmd_strategies },
 	{ NULL, NULL, NULL, NULL },
 };
+
+static bool is_subcommand(const char *name)
+{
+	const struct zf_cmd *c;
+
+	for (c = subcommands; c->name; c++)
+		if (!strcmp(name, c->name))
+			return true;
+	return false;
+}
+
+/* vm, told the subcommands its guest may run */
+static int cmd_vm(int argc, char **argv)
+{
+	return zf_vm_main(argc, argv, is_subcommand);
+}
 
 static void usage(FILE *out)
 {

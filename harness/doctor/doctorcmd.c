@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "doctor.h"
@@ -257,6 +258,25 @@ static int doctor_tune(struct zf_topo *topo, const struct zf_plan *plan, const c
 	return err;
 }
 
+/*
+ * $HZF_SYSROOT a folder that can be read: under a root that is missing every
+ * factor would read as unknown, and --strict pass on nothing read
+ */
+static int root_check(const char *root)
+{
+	struct stat st;
+
+	if (!root[0])
+		return 0;
+	if (stat(root, &st))
+		return zf_bad_value("$HZF_SYSROOT", root, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return zf_bad_value("$HZF_SYSROOT", root, "not a folder");
+	if (access(root, R_OK | X_OK))
+		return zf_bad_value("$HZF_SYSROOT", root, strerror(errno));
+	return 0;
+}
+
 int zf_doctor_main(int argc, char **argv)
 {
 	struct doctor_opts o = { 0 };	/* the defaults are doctor_table's */
@@ -273,6 +293,9 @@ int zf_doctor_main(int argc, char **argv)
 	err = doctor_conflicts(&o);
 	if (!err && o.ignore)
 		err = ignore_check(o.ignore);
+	if (err)
+		return err;
+	err = root_check(zf_doctor_root());
 	if (err)
 		return err;
 	/* the default under the root: a fabricated machine's state is its own */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -95,7 +96,9 @@ int zf_read_file_alloc(const char *path, char **text, size_t *len)
 {
 	size_t cap = 16384, n = 0;
 	char *buf = malloc(cap), *bigger;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	/* O_NONBLOCK: a FIFO put where a file was would hold the open forever */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), err = 0;
+	struct stat st;
 	ssize_t got;
 
 	*text = NULL;
@@ -103,6 +106,11 @@ int zf_read_file_alloc(const char *path, char **text, size_t *len)
 		err = fd < 0 ? -errno : -ENOMEM;
 		goto out;
 	}
+	if (fstat(fd, &st) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		err = -EINVAL;	/* not a file to read: no reader waits on one */
+		goto out;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	for (;;) {
 		if (n + 1 >= cap) {
 			bigger = cap < (64u << 20) ? realloc(buf, cap * 2) : NULL;

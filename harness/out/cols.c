@@ -193,6 +193,21 @@ void zf_cols_numbers(const struct zf_col_table *t, const void *row,
 	}
 }
 
+bool zf_cols_text(const struct zf_col_table *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		const struct zf_col *col = &t->cols[i];
+
+		if (col->type == ZF_COL_TABLE && zf_cols_text(col->sub, name))
+			return true;
+		if (col->type == ZF_COL_TEXT && !strcmp(col->name, name))
+			return true;
+	}
+	return false;
+}
+
 int zf_key_cols_find(const struct zf_csv *csv, struct zf_key_cols *kc, const char **missing)
 {
 	int i, err = 0;

@@ -67,6 +67,8 @@ void zf_cols_unmeasured(const struct zf_col_table *t, void *row);
  */
 void zf_cols_numbers(const struct zf_col_table *t, const void *row,
 		     void (*fn)(void *arg, const char *name, double value), void *arg);
+/* t (or a table inside it) has a text column of that name: a word, never a figure */
+bool zf_cols_text(const struct zf_col_table *t, const char *name);
 
 /* what names a configuration: the first columns of every results CSV */
 struct zf_config_key {

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* CSV reading: see csv.h. Every row must have as many fields as the header. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "csv.h"
@@ -148,14 +151,28 @@ int zf_csv_read(const char *path, struct zf_csv *csv, size_t *line)
 {
 	struct zf_buf text = { 0 };
 	char chunk[65536];
-	FILE *f = fopen(path, "r");
+	/* O_NONBLOCK: a FIFO put where a file was would hold the open forever */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
 	size_t n;
 	int err;
+	FILE *f;
 
 	*line = 0;
 	memset(csv, 0, sizeof(*csv));
-	if (!f)
+	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		close(fd);
+		return -EINVAL;	/* not a file to read */
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	f = fdopen(fd, "r");
+	if (!f) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
 	zf_buf_printf(&text, "%s", "");
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		zf_buf_append(&text, chunk, n);

@@ -53,6 +53,37 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+/*
+ * fd, locked, of st_size bytes, is a history: its first line is the header
+ * this build writes (a file of another's, a summary.csv, is never written
+ * into: 1); a last line without its newline (an appender killed mid-row)
+ * is given one, so that the next row starts a line of its own. 0, 1 or -errno.
+ */
+static int history_mend(int fd, off_t size, const struct zf_buf *want)
+{
+	char *first, last;
+	ssize_t n;
+	int err = 0;
+
+	if (!size)
+		return 0;
+	first = malloc(want->len + 1);
+	if (!first)
+		return -ENOMEM;
+	n = pread(fd, first, want->len, 0);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != want->len || memcmp(first, want->text, want->len))
+		err = 1;
+	free(first);
+	if (err)
+		return err;
+	n = pread(fd, &last, 1, size - 1);
+	if (n != 1)
+		return n < 0 ? -errno : -EIO;
+	return last == '\n' ? 0 : write_all(fd, "\n", 1);
+}
+
 int zf_history_append(const char *file, const char *dir)
 {
 	char path[PATH_MAX + 16], when[64] = "", rev[128] = "", host[256] = "", kernel[128] = "";
@@ -104,19 +135,29 @@ int zf_history_append(const char *file, const char *dir)
 			zf_buf_csv(&rows, csv.rows[i][col[j]], j + 1 == NCARRIED);
 	}
 	zf_csv_free(&csv);
-	fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	/* O_NONBLOCK: a FIFO without a reader would hold the open forever */
+	fd = open(file, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
 	if (fd < 0) {
 		fprintf(stderr, "hzfbench: history: %s: %s\n", file, strerror(errno));
 		zf_buf_free(&rows);
 		return 1;
 	}
+	header(&head);
 	/* one appender at a time: the header once, each run's rows together */
-	if (flock(fd, LOCK_EX) || fstat(fd, &st)) {
+	if (!fstat(fd, &st) && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "hzfbench: history: %s: not a regular file (a history is)\n", file);
+		err = 2;
+	} else if (flock(fd, LOCK_EX) || fstat(fd, &st)) {
 		err = -errno;
 	} else {
-		if (!st.st_size)
-			header(&head);
-		err = head.oom ? -ENOMEM : write_all(fd, head.text, head.len);
+		err = head.oom ? -ENOMEM : history_mend(fd, st.st_size, &head);
+		if (err == 1) {
+			fprintf(stderr, "hzfbench: history: %s: not a history (its first line is "
+				"not the header history writes)\n", file);
+			err = 2;
+		}
+		if (!err && !st.st_size)
+			err = write_all(fd, head.text, head.len);
 		if (!err && rows.len)
 			err = write_all(fd, rows.text, rows.len);
 		if (!err && fsync(fd))
@@ -127,6 +168,8 @@ int zf_history_append(const char *file, const char *dir)
 	if (!err && rows.oom)
 		err = -ENOMEM;
 	zf_buf_free(&rows);
+	if (err > 0)
+		return err;	/* said */
 	if (err) {
 		fprintf(stderr, "hzfbench: history: %s: %s\n", file, strerror(-err));
 		return 1;

@@ -9,7 +9,12 @@
 #ifndef HZF_HISTORY_H
 #define HZF_HISTORY_H
 
-/* DIR's summary.csv rows onto file (made, with a header, when new); 0 or non-zero, said */
+/*
+ * DIR's summary.csv rows onto file (made, with a header, when new); 0 or
+ * non-zero, said. A file that is not a regular one, or whose first line is
+ * not the header, is refused (2) and left as it was; a last line without
+ * its newline is given one first.
+ */
 int zf_history_append(const char *file, const char *dir);
 
 #endif

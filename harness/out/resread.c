@@ -6,6 +6,7 @@
  * naming the file, and never read as a result.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,11 @@
 
 #include "csv.h"
 #include "json.h"
+#include "rescols.h"
 #include "results.h"
+
+/* what zf_read_file_alloc()'s -EINVAL says: a FIFO or a socket, never read */
+#define NOT_FILE	"not a regular file (a FIFO or a socket)"
 
 char *zf_results_meta(const char *dir)
 {
@@ -32,8 +37,9 @@ static int meta_complete(const char *dir, const char **table, char *why, size_t 
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
 	err = zf_read_file_alloc(path, &meta, NULL);
 	if (err) {
-		snprintf(why, len, "%s: %s%s", path, strerror(-err),
-			 err == -ENOENT ? ": not a results folder" : "");
+		snprintf(why, len, "%s: %s", path, err == -EINVAL ? NOT_FILE : strerror(-err));
+		if (err == -ENOENT)
+			snprintf(why + strlen(why), len - strlen(why), ": not a results folder");
 		return -1;
 	}
 	err = -1;
@@ -52,6 +58,43 @@ static int meta_complete(const char *dir, const char **table, char *why, size_t 
 	return err;
 }
 
+/* a column of words in any of the folder's files (a --tag may be "nan"): no figure */
+static bool words_column(const char *name)
+{
+	static const struct zf_col_table *const tables[] = {
+		&zf_summary_table, &zf_samples_table, &zf_counters_table, &zf_tasks_table,
+		&zf_perf_table, &zf_profile_table,
+	};
+	size_t t;
+
+	for (t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
+		if (zf_cols_text(tables[t], name))
+			return true;
+	return false;
+}
+
+int zf_results_finite(const char *path, const struct zf_csv *csv, char *why, size_t len)
+{
+	size_t r, c;
+
+	for (r = 0; r < csv->nrows; r++)
+		for (c = 0; c < csv->ncols; c++) {
+			const char *field = csv->rows[r][c];
+			char *end;
+			double v;
+
+			if (!*field)
+				continue;	/* not measured */
+			v = strtod(field, &end);
+			if (*end || isfinite(v) || words_column(csv->header[c]))
+				continue;	/* a word, or a figure */
+			snprintf(why, len, "%s: line %zu, column %s: %s: not a finite number", path,
+				 r + 2, csv->header[c], field);
+			return -1;
+		}
+	return 0;
+}
+
 /* dir/table: CSV, whole (a newline at its end), a row at least; parsed into csv */
 static int table_readable(const char *dir, const char *table, struct zf_csv *csv, char *why,
 			  size_t len)
@@ -64,7 +107,7 @@ static int table_readable(const char *dir, const char *table, struct zf_csv *csv
 	snprintf(path, sizeof(path), "%s/%s", dir, table);
 	err = zf_read_file_alloc(path, &text, &n);
 	if (err) {
-		snprintf(why, len, "%s: %s", path, strerror(-err));
+		snprintf(why, len, "%s: %s", path, err == -EINVAL ? NOT_FILE : strerror(-err));
 		return -1;
 	}
 	err = -1;
@@ -78,7 +121,7 @@ static int table_readable(const char *dir, const char *table, struct zf_csv *csv
 	else if (!csv->nrows)
 		snprintf(why, len, "%s: no rows (empty, or torn after its header)", path);
 	else
-		err = 0;
+		err = zf_results_finite(path, csv, why, len);
 	if (err)
 		zf_csv_free(csv);
 	free(text);

@@ -68,9 +68,25 @@ static bool dir_is_empty(const char *path)
 	return empty;
 }
 
-int zf_results_dir(const char *out, char *dir, size_t len, char *why, size_t whylen)
+int zf_results_out_usable(const char *out, char *why, size_t whylen)
 {
 	struct stat st;
+
+	if (!out || stat(out, &st))
+		return 0;
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "exists and is not a folder");
+		return -EEXIST;
+	}
+	if (!dir_is_empty(out)) {
+		snprintf(why, whylen, "exists and is not empty");
+		return -EEXIST;
+	}
+	return 0;
+}
+
+int zf_results_dir(const char *out, char *dir, size_t len, char *why, size_t whylen)
+{
 	int err;
 
 	if (!out) {
@@ -84,16 +100,9 @@ int zf_results_dir(const char *out, char *dir, size_t len, char *why, size_t why
 		snprintf(why, whylen, "not a usable folder name");
 		return -EINVAL;
 	}
-	if (!stat(dir, &st)) {
-		if (!S_ISDIR(st.st_mode)) {
-			snprintf(why, whylen, "exists and is not a folder");
-			return -EEXIST;
-		}
-		if (!dir_is_empty(dir)) {
-			snprintf(why, whylen, "exists and is not empty");
-			return -EEXIST;
-		}
-	}
+	err = zf_results_out_usable(dir, why, whylen);
+	if (err)
+		return err;
 	err = mkdir_p(dir);
 	if (err)
 		snprintf(why, whylen, "%s", strerror(-err));

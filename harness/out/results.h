@@ -107,6 +107,12 @@ struct zf_results {
  */
 int zf_results_dir(const char *out, char *dir, size_t len, char *why, size_t whylen);
 /*
+ * zf_results_dir()'s refusal asked alone, nothing made: 0 where out is NULL,
+ * missing or an empty folder; else -EEXIST and why. For a check before any
+ * probe or measurement, so that an --out refused costs nothing.
+ */
+int zf_results_out_usable(const char *out, char *why, size_t whylen);
+/*
  * meta.json (complete: false), topology.xml and the streamed files'
  * headers; room for nconfigs
  */
@@ -164,6 +170,13 @@ int zf_results_end(struct zf_results *r, bool complete, char *why, size_t len);
  * first, and refuse with exit status 2.
  */
 int zf_results_open(const char *dir, struct zf_csv *csv, char *why, size_t len);
+/*
+ * 0 when every figure of csv, read from path, is a finite number; else -1
+ * and why names the file, the line and the column of the first that is not
+ * (nan, inf, 1e999: what no run writes). zf_results_open() asks it of the
+ * folder's table; a reader of another of its CSVs asks it of that one.
+ */
+int zf_results_finite(const char *path, const struct zf_csv *csv, char *why, size_t len);
 /* zf_results_open() without the table kept */
 int zf_results_complete(const char *dir, char *why, size_t len);
 /* DIR/meta.json, whole (it grows with the machine: 4,096 CPUs, the doctor's lists), malloc()ed; NULL */

@@ -330,6 +330,12 @@ int zf_sweep_run(struct zf_sweep *sw, struct zf_topo *topo)
 		ret = zf_sweep_plan(sw, topo, plans);
 		goto out;
 	}
+	/* before the kernel's faults are probed: a refused --out costs nothing */
+	if (zf_results_out_usable(sw->out, why, sizeof(why))) {
+		fprintf(stderr, "hzfbench: --out: %s: %s\n", sw->out, why);
+		ret = 2;
+		goto out;
+	}
 	if (kernel_faults_usable(sw)) {
 		ret = 1;
 		goto out;

@@ -58,7 +58,11 @@ struct zf_vm_opts {
 #define ZF_VM_XAPIC_MAX_ID	254
 #define ZF_VM_NODE_ALIGN	(2ULL << 20)	/* each node's memory a whole number of these */
 
-int zf_vm_main(int argc, char **argv);
+/*
+ * hzfbench vm; is_subcommand(name): name is one of the binary's subcommands,
+ * asked of the guest's command before qemu is started
+ */
+int zf_vm_main(int argc, char **argv, bool (*is_subcommand)(const char *name));
 
 /* options up to "--" and the command after it; 0, 1 for --help (said), or 2 (said) */
 int zf_vm_parse(int argc, char **argv, struct zf_vm_opts *o);

@@ -372,7 +372,8 @@ static int mirror_plan(struct vm_state *s)
 	return zf_vm_mirror_apply(&s->o, &s->mirror);
 }
 
-static int vm_run(struct vm_state *s, int argc, char **argv)
+static int vm_run(struct vm_state *s, int argc, char **argv,
+		  bool (*is_subcommand)(const char *name))
 {
 	char why[PATH_MAX + 256], qemu[PATH_MAX], log_path[PATH_MAX + 16];
 	const char *tmpdir = getenv("TMPDIR");
@@ -381,6 +382,12 @@ static int vm_run(struct vm_state *s, int argc, char **argv)
 	rc = zf_vm_parse(argc, argv, &s->o);
 	if (rc)
 		return rc == 1 ? 0 : rc;
+	/* the guest's command, asked here: not after a boot of minutes under TCG */
+	if (!s->o.script && !is_subcommand(s->o.cmd[0])) {
+		fprintf(stderr, "hzfbench: vm: %s: not a subcommand (hzfbench --help)\n",
+			s->o.cmd[0]);
+		return 2;
+	}
 	if (s->o.mirror) {
 		rc = mirror_plan(s);
 		if (rc)
@@ -405,7 +412,7 @@ static int vm_run(struct vm_state *s, int argc, char **argv)
 	err = zf_results_dir(s->o.out, s->dir, sizeof(s->dir), why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "hzfbench: vm: --out: %s: %s\n", s->o.out ? s->o.out : s->dir, why);
-		return 1;
+		return 2;	/* as every --out refused: nothing ran */
 	}
 	snprintf(s->tmp, sizeof(s->tmp), "%s/hzfbench-vm.XXXXXX",
 		 tmpdir && *tmpdir ? tmpdir : "/tmp");
@@ -439,10 +446,10 @@ static int vm_run(struct vm_state *s, int argc, char **argv)
 	return rc;
 }
 
-int zf_vm_main(int argc, char **argv)
+int zf_vm_main(int argc, char **argv, bool (*is_subcommand)(const char *name))
 {
 	struct vm_state s = { 0 };
-	int rc = vm_run(&s, argc, argv);
+	int rc = vm_run(&s, argc, argv, is_subcommand);
 
 	zf_vm_readback_free(&s.rb);
 	zf_vm_mirror_free(&s.mirror);

@@ -184,11 +184,11 @@ bad() {
 
 # bad_as_is WANT ARGS...: the arguments exactly as given (no --out)
 bad_as_is() {
-	local want=$1 rc
+	local want=$1
 	shift
 	mkdir -p "$tmp/cwd"
 	(cd "$tmp/cwd" && exec "$OLDPWD/$bin" "$@") >"$tmp/out" 2>"$tmp/err"
-	rc=$?
+	rc=$?	# the caller's to judge too
 	refused "$want" "$rc" "$*" && ok "bad: $* -> $want"
 }
 
@@ -515,5 +515,101 @@ if ! "$bin" run --out "$tmp/full" --size 64M --min-ms 1 --reps 1 2>"$tmp/err" &&
 else
 	fail "an existing folder is never written into" "$(cat "$tmp/err")"
 fi
+
+# --- issue 39's kinds: a file not hzfbench's written into, a figure that is not
+# finite, a chart with nothing of one kind, a name given twice, a check made
+# only after the work, a root that is not there, a file that blocks the open ---
+cp "$sample/samples.csv" "$tmp/other.csv"
+cp "$tmp/other.csv" "$tmp/other.before"
+bad_as_is "history: $tmp/other.csv: not a history (its first line is not the header" \
+	history "$tmp/other.csv" "$sample"
+if cmp -s "$tmp/other.csv" "$tmp/other.before" && [ "$rc" = 2 ]; then
+	ok "history: a CSV that is not a history: exit 2, left as it was"
+else
+	fail "history: a CSV that is not a history: exit 2, left as it was" "rc=$rc"
+fi
+"$bin" history "$tmp/torn-h.csv" "$sample" && head -c -3 "$tmp/torn-h.csv" >"$tmp/torn-h2.csv"
+if "$bin" history "$tmp/torn-h2.csv" "$sample" 2>"$tmp/err" &&
+	[ "$(awk -F, '{ print NF }' "$tmp/torn-h2.csv" | sort -u)" = 17 ] &&
+	[ "$(wc -l <"$tmp/torn-h2.csv")" = $((2 * $(wc -l <"$tmp/torn-h.csv") - 1)) ]; then
+	ok "history: a last line without its newline is mended before the rows go on"
+else
+	fail "history: a last line without its newline is mended before the rows go on" \
+		"$(cat "$tmp/err")" "$(tail -c 300 "$tmp/torn-h2.csv")"
+fi
+mkfifo "$tmp/h.fifo"
+(cd "$tmp" && timeout 5 "$OLDPWD/$bin" history "$tmp/h.fifo" "$sample") >"$tmp/out" 2>"$tmp/err"
+rc=$?
+refused "history: $tmp/h.fifo: not a regular file" "$rc" "history onto a FIFO" && [ "$rc" = 2 ] &&
+	ok "bad: history onto a FIFO: 2, not held in open()"
+folder fifo-meta && rm "$tmp/fifo-meta/meta.json" && mkfifo "$tmp/fifo-meta/meta.json"
+(cd "$tmp" && timeout 5 "$OLDPWD/$bin" show "$tmp/fifo-meta") >"$tmp/out" 2>"$tmp/err"
+rc=$?
+refused "fifo-meta/meta.json: not a regular file (a FIFO or a socket)" "$rc" "show of a FIFO meta.json" &&
+	[ "$rc" = 2 ] && ok "bad: show of a folder whose meta.json is a FIFO: 2, not held in open()"
+mkfifo "$tmp/c2c.fifo"
+(cd "$tmp" && timeout 5 "$OLDPWD/$bin" model --c2c "$tmp/c2c.fifo" --fixed-ns 1 --get-ns 1) \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+refused "$tmp/c2c.fifo: not text to read (a NUL byte, a FIFO or a socket)" "$rc" "model --c2c FIFO" &&
+	[ "$rc" = 2 ] && ok "bad: model --c2c of a FIFO: 2, not held in open()"
+printf 'pu,0\n0,\0\n' >"$tmp/nul-c2c.csv"
+bad_as_is "model: $tmp/nul-c2c.csv: not text to read (a NUL byte" \
+	model --c2c "$tmp/nul-c2c.csv" --fixed-ns 1 --get-ns 1
+# a figure no run writes: every reader names the file, the line and the column
+folder nan && sed -i '3s/^\(\([^,]*,\)\{8\}\)[^,]*/\1nan/' "$tmp/nan/summary.csv"
+folder huge && sed -i '2s/^\(\([^,]*,\)\{12\}\)[^,]*/\11e999/' "$tmp/huge/summary.csv"
+folder inf-sample && sed -i '2s/^\(\([^,]*,\)\{10\}\)[^,]*/\1-inf/' "$tmp/inf-sample/samples.csv"
+for c in "nan summary.csv line 3, column ns_per_fault_median: nan: not a finite number" \
+	"huge summary.csv line 2, column faults_per_sec_median: 1e999: not a finite number"; do
+	read -r name file want <<<"$c"
+	for cmd in show report "model --from" "history $tmp/never.csv" "compare $sample"; do
+		read -ra words <<<"$cmd"
+		(cd "$tmp" && exec "$OLDPWD/$bin" "${words[@]}" "$tmp/$name") >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if refused "$tmp/$name/$file: $want" "$rc" "${words[0]} of a $name folder" &&
+			[ "$rc" = 2 ] && [ ! -e "$tmp/never.csv" ] && [ ! -e "$tmp/$name/report.html" ]; then
+			ok "bad: ${words[0]} of a folder with $file's $want: 2"
+		elif [ "$rc" != 2 ]; then
+			fail "bad: ${words[0]} of a $name folder" "rc=$rc, want 2"
+		fi
+	done
+done
+bad_as_is "$tmp/inf-sample/samples.csv: line 2, column ns_per_fault: -inf: not a finite number" \
+	compare "$sample" "$tmp/inf-sample"
+bad_as_is "--label: a,b,a: a: given twice" compare "$sample" "$sample" "$sample" --label a,b,a
+bad_as_is "vm: frobnicate: not a subcommand" vm --timeout 5 -- frobnicate
+HZF_SYSROOT=$tmp/no-root bad_as_is "\$HZF_SYSROOT: $tmp/no-root: No such file or directory" \
+	doctor --strict
+HZF_SYSROOT=$tmp/other.csv bad_as_is "\$HZF_SYSROOT: $tmp/other.csv: not a folder" doctor --json
+mkdir -p "$tmp/vm-full" && echo precious >"$tmp/vm-full/keep.txt"
+if ! command -v qemu-system-x86_64 >/dev/null; then
+	skip "vm --out on a folder not empty: 2" "qemu-system-x86_64 not installed"
+else
+	bad_as_is "--out: $tmp/vm-full: exists and is not empty" vm --out "$tmp/vm-full" -- topo
+	if [ "$rc" = 2 ] && [ "$(ls "$tmp/vm-full")" = keep.txt ]; then
+		ok "vm --out on a folder not empty: 2, the folder as it was"
+	else
+		fail "vm --out on a folder not empty: 2, the folder as it was" "rc=$rc"
+	fi
+fi
+
+# a zeroout folder of one segment kind: its bars alone, report exits 0
+if ! command -v gnuplot >/dev/null; then
+	skip "report of a zeroout folder of page segments alone" "gnuplot not installed"
+elif "$bin" zeroout --out "$tmp/zo-page" --segments page --tasks 1 --reps 2 --min-ms 5 \
+	>/dev/null 2>"$tmp/err" && "$bin" report "$tmp/zo-page" >/dev/null 2>>"$tmp/err" &&
+	[ -s "$tmp/zo-page/plots/zeroout.png" ] && [ -s "$tmp/zo-page/report.html" ]; then
+	ok "report of a zeroout folder of page segments alone: 0, its chart drawn"
+else
+	fail "report of a zeroout folder of page segments alone: 0, its chart drawn" "$(head -3 "$tmp/err")"
+fi
+
+# an --out refused before the kernel's faults are probed: one line, nothing run
+(cd "$tmp" && exec "$OLDPWD/$bin" run --out "$tmp/full" --fault kernel --strategy native --size 64M \
+	--min-ms 5 --reps 1 --events none) >"$tmp/out" 2>"$tmp/err"
+rc=$?
+refused "--out: $tmp/full: exists and is not empty" "$rc" "run --fault kernel --out FULL" &&
+	[ "$rc" = 2 ] && ok "bad: run --fault kernel --out on a folder not empty: 2, refused before any fault"
 
 finish cli

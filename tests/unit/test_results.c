@@ -54,6 +54,30 @@ TEST(malformed_csv_names_its_line)
 	EXPECT_TRUE(zf_csv_parse("", &csv, &line) != 0);
 }
 
+/* a figure no run writes is refused by its line and column; a word, an empty field, a tag are not */
+TEST(nonfinite_figure_named_by_line_and_column)
+{
+	static const char *const bad[] = { "nan", "-inf", "1e999", "infinity" };
+	char text[256], why[256];
+	struct zf_csv csv;
+	size_t i, line;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "strategy,ns_per_fault_median,tag\nglobal,2.5,x\n"
+			 "mmflag,%s,y\n", bad[i]);
+		ASSERT_EQ(zf_csv_parse(text, &csv, &line), 0);
+		EXPECT_EQ(zf_results_finite("s.csv", &csv, why, sizeof(why)), -1);
+		snprintf(text, sizeof(text), "s.csv: line 3, column ns_per_fault_median: %s: "
+			 "not a finite number", bad[i]);
+		EXPECT_STREQ(why, text);
+		zf_csv_free(&csv);
+	}
+	ASSERT_EQ(zf_csv_parse("strategy,ns_per_fault_median,tag\nnan,,inf\nglobal,1e300,nan\n",
+			       &csv, &line), 0);
+	EXPECT_EQ(zf_results_finite("s.csv", &csv, why, sizeof(why)), 0);
+	zf_csv_free(&csv);
+}
+
 TEST(json_written_and_read_back)
 {
 	static const char *const want[][2] = {
