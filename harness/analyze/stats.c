@@ -247,3 +247,19 @@ bool zf_reps_enough(const double *v, size_t n, double target_pct)
 	enough = zf_ci95_pct(median, lo, hi) <= target_pct;
 	return enough;
 }
+
+double zf_noise_of(double spread_a, double spread_b)
+{
+	if (!(spread_a >= 0) || !(spread_b >= 0))
+		return NAN;
+	return spread_a + spread_b;
+}
+
+bool zf_inside_noise(double a, double spread_a, double b, double spread_b)
+{
+	double noise = zf_noise_of(spread_a, spread_b);
+
+	if (isnan(a) || isnan(b) || isnan(noise))
+		return true;
+	return fabs(a - b) <= noise;
+}
