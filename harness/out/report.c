@@ -266,7 +266,7 @@ static void model_table(struct zf_buf *b, const char *summary, const char *model
 	ns_c = zf_csv_col(&c, "ns_per_fault_median");
 	ns_m = zf_csv_col(&m, "ns_per_fault_median");
 	sh_m = zf_csv_col(&m, "get_share_of_fault");
-	tag_m = zf_csv_col(&m, "tag");	/* model.csv: why a prediction is outside the model */
+	tag_m = zf_csv_col(&m, "tag");	/* model.csv: why a prediction has no ratio */
 	if (model_json)
 		zf_json_get(model_json, "handoff", source, sizeof(source));
 	zf_buf_printf(b, "<p>Predicted by <code>hzfbench model</code> (docs/model.md) from ");
@@ -290,12 +290,15 @@ static void model_table(struct zf_buf *b, const char *summary, const char *model
 			zf_buf_printf(b, "</td>");
 		}
 		zf_buf_printf(b, "<td class=n>%.3f</td><td class=n>%.3f</td>", meas, pred);
-		if (tag_m >= 0 && !strncmp(m.rows[r][tag_m], "outside", 7)) {
+		/* a tag is why no ratio: outside the model, or its domain not known */
+		if (tag_m >= 0 && m.rows[r][tag_m][0]) {
 			zf_buf_printf(b, "<td>");
 			html_text(b, m.rows[r][tag_m]);
 			zf_buf_printf(b, "</td>");
+		} else if (pred > 0) {
+			zf_buf_printf(b, "<td class=n>%.2f×</td>", meas / pred);
 		} else {
-			zf_buf_printf(b, "<td class=n>%.2f×</td>", pred > 0 ? meas / pred : 0);
+			zf_buf_printf(b, "<td>no prediction to divide by</td>");
 		}
 		zf_buf_printf(b, "<td class=n>%.1f%%</td></tr>\n",
 			      sh_m >= 0 ? 100 * atof(m.rows[r][sh_m]) : 0);
