@@ -1130,8 +1130,8 @@ if command -v gnuplot >/dev/null 2>&1; then
 		fail "c2c heatmap: the committed matrix in PNG, SVG and PDF; a folder without one skips" "$(cat "$tmp/out")"
 	fi
 	if $bin report "$tmp/ms" >/dev/null 2>"$tmp/err" && grep -q '<h2>Measured and predicted</h2>' "$tmp/ms/report.html" &&
-		grep -q '>model<' "$tmp/ms/plots/cost.svg" && grep -q '>model<' "$tmp/ms/plots/scaling.svg" &&
-		! grep -q '>model<' "$tmp/rs/plots/scaling.svg" &&
+		grep -q '>model (inside its domain)<' "$tmp/ms/plots/cost.svg" && grep -q '>model (inside its domain)<' "$tmp/ms/plots/scaling.svg" &&
+		! grep -q '>model (inside its domain)<' "$tmp/rs/plots/scaling.svg" &&
 		! grep -q 'Measured and predicted' "$tmp/rs/report.html"; then
 		ok "report: measured beside predicted, and dashed model lines, where model.csv is"
 	else
@@ -1233,7 +1233,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 		grep -q '>node 7<' "$s64/plots/c2c.svg" && grep -q '>package 3<' "$s64/plots/c2c.svg" &&
 		[ "$(c2c_lines "$sc" '255, 255, 255')" = 14 ] && [ "$(c2c_lines "$sc" '  0,   0,   0')" = 6 ] &&
 		[ "$(wc -c <"$sc/plots/c2c.svg")" -lt 1000000 ] && [ "$(c2c_lines "$tmp/hm" '  0,   0,   0')" = 2 ] &&
-		gnuplot -c plots/scaling.gp "$s64" svg >>"$tmp/out" 2>&1 && grep -q '>model<' "$s64/plots/scaling.svg"; then
+		gnuplot -c plots/scaling.gp "$s64" svg >>"$tmp/out" 2>&1 && grep -q '>model (inside its domain)<' "$s64/plots/scaling.svg"; then
 		ok "c2c heatmap at 64 and 256 PUs: a line at each of 7 node and 3 package boundaries, blocks named; model keyed once"
 	else
 		fail "c2c heatmap at 64 and 256 PUs: a line at each of 7 node and 3 package boundaries, blocks named; model keyed once" \
