@@ -25,6 +25,8 @@ int zf_mann_whitney(const double *a, size_t na, const double *b, size_t nb, stru
  * many tests together keep the chance of any false alarm under alpha. -ENOMEM
  */
 int zf_holm(const double *p, size_t n, double *adj);
+/* sample standard deviation; 0 with fewer than two values */
+double zf_stddev(const double *v, size_t n);
 /* sample standard deviation over mean, in percent; 0 with fewer than two values */
 double zf_stddev_pct(const double *v, size_t n);
 
