@@ -10,6 +10,7 @@
 #include "../../harness/cli/compat.h"
 #include "../../harness/out/csv.h"
 #include "../../harness/out/json.h"
+#include "../../harness/out/report.h"
 #include "../../harness/run/metrics.h"
 #include "../../harness/out/rescols.h"
 #include "../../harness/out/results.h"
@@ -671,4 +672,25 @@ TEST(show_makes_no_ratio_inside_the_noise)
 		EXPECT_TRUE(strstr(text, cases[i].not) == NULL);
 		free(text);
 	}
+}
+
+/* report's headline: no ratio of two strategies whose medians are inside the noise */
+TEST(report_headline_makes_no_ratio_inside_the_noise)
+{
+	struct zf_buf summary = { 0 };
+	char line[512];
+
+	zf_cols_header(&summary, &zf_summary_table);
+	zf_buf_printf(&summary, "global,emulated,thread,2,compact,2097152,512,7,10,9,11,1,1e8,5,1,"
+		      ",,,,,,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,0,,,,\n"
+		      "persistent,emulated,thread,2,compact,2097152,512,7,5,4,6,0.5,2e8,5,1,"
+		      ",,,,,,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,0,,,,\n"
+		      "mmflag,emulated,thread,2,compact,2097152,512,7,9.5,9,10,0.5,1.05e8,5,1,"
+		      ",,,,,,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,0,,,,\n");
+	ASSERT_TRUE(summary.text != NULL);
+	zf_report_headline(summary.text, line, sizeof(line));
+	/* 5 ns apart past 1.5 of spread: a ratio; 0.5 ns inside 1.5: none */
+	EXPECT_STREQ(line, "At 2 thread tasks (emulated faults), persistent is 2.0× global; "
+		     "mmflag inside the noise of global.");
+	zf_buf_free(&summary);
 }
