@@ -18,7 +18,7 @@ do for [k in "thread process"] {
 		do for [s in strategies] {
 			eval select_in(model, sprintf('$model_%s_%s', s, k), \
 				'(column("tasks")):(column("ns_per_fault_median"))', \
-				sprintf('strcol("strategy") eq "%s" && strcol("task_kind") eq "%s" && strcol("fault") eq "emulated" && strcol("placement") eq "compact"', s, k))
+				sprintf('strcol("strategy") eq "%s" && strcol("task_kind") eq "%s" && strcol("fault") eq "emulated" && strcol("placement") eq "compact"', s, k).in_domain)
 		}
 		eval keep_present("pred", '$model_%s_'.k)
 	} else {

@@ -186,7 +186,10 @@ tic_step(hi) = hi <= 0 ? 1 : (tic_e_ = 10.0 ** floor(log10(hi / 5.0)), tic_m_ = 
 strategy_keys(size, width) = sprintf("for [s in have] NaN with linespoints lc rgb colour(s) dt dash(s) " . \
 	"pt point(s) ps %g*PS lw %g title s", size, width)
 # the key's entry for the predicted lines (hzfbench model): one for them all
-model_key = "NaN with lines lc rgb '#555555' dt (14, 10) lw 1.5 title 'model'"
+model_key = "NaN with lines lc rgb '#555555' dt (14, 10) lw 1.5 title 'model (inside its domain)'"
+# model.csv's rows a line may be drawn through: no tag, that is neither outside
+# the model nor of a domain not known (hzfbench model says which in the tag)
+in_domain = ' && strcol("tag") eq ""'
 # the strategies of list a or list b, in the order of strategies
 union_from(i, ab) = i > words(strategies) ? "" : \
 	(strstrt(ab, " ".word(strategies, i)." ") ? " ".word(strategies, i) : "").union_from(i + 1, ab)

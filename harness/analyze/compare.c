@@ -232,6 +232,8 @@ static bool test_one(struct comparison *c, int m, size_t at, int k, const int *c
 	w->change = w->base_median ? 100 * (w->new_median - w->base_median) /
 				     fabs(w->base_median) : 0;
 	w->worse = higher ? -w->change : w->change;
+	w->in_noise = zf_inside_noise(w->new_median, zf_stddev(b, w->nb), w->base_median,
+				      zf_stddev(a, w->na));
 	zf_mann_whitney(a, w->na, b, w->nb, &t);
 	w->p = t.p;
 	c->ntests++;

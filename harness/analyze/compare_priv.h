@@ -37,6 +37,7 @@ struct test {
 	size_t at;		/* the configuration's first row in base */
 	double base_median, base_sd, new_median, new_sd, change, worse, p, p_adj;
 	size_t na, nb;
+	bool in_noise;		/* the medians' difference inside the noise (stats.h): no change */
 	const char *verdict;
 };
 

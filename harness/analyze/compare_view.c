@@ -5,6 +5,7 @@
  * one row a metric of a configuration and a column group a folder.
  */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "compare_priv.h"
@@ -44,7 +45,7 @@ static json_t *test_json(const struct comparison *c, const struct test *w)
 		"folder", w->folder, "new_label", zf_json_text(c->sides[w->folder].label),
 		"new_median", zf_json_real(w->new_median),
 		"new_stddev_pct", zf_json_real(w->new_sd), "new_reps", (json_int_t)w->nb,
-		"change_pct", zf_json_real(w->change), "p_value", zf_json_real(w->p),
+		"change_pct", zf_json_real(w->in_noise ? NAN : w->change), "p_value", zf_json_real(w->p),
 		"p_adjusted", zf_json_real(w->p_adj), "verdict", w->verdict);
 }
 
@@ -68,8 +69,10 @@ int zf_cmp_files(const struct comparison *c, struct zf_buf *csv, struct zf_buf *
 		zf_cmp_key_csv(csv, base, w->at);
 		zf_buf_printf(csv, "%.6g,%.2f,%zu,", w->base_median, w->base_sd, w->na);
 		zf_buf_csv(csv, c->sides[w->folder].label, 0);
-		zf_buf_printf(csv, "%.6g,%.2f,%zu,%.2f,%.4g,%.4g,%s\n", w->new_median, w->new_sd,
-			      w->nb, w->change, w->p, w->p_adj, w->verdict);
+		zf_buf_printf(csv, "%.6g,%.2f,%zu,", w->new_median, w->new_sd, w->nb);
+		if (!w->in_noise)	/* inside the noise: no change, the field empty */
+			zf_buf_printf(csv, "%.2f", w->change);
+		zf_buf_printf(csv, ",%.4g,%.4g,%s\n", w->p, w->p_adj, w->verdict);
 		zf_json_push(&rows, test_json(c, w));
 	}
 	for (k = 1; k < c->nsides; k++) {
@@ -160,7 +163,10 @@ static size_t table_row(const struct comparison *c, struct zf_table *t, size_t f
 		}
 		zf_table_set(t, col, "%.4g", w->new_median);
 		zf_table_set(t, col + 1, "%.0f%%", w->new_sd);
-		zf_table_set(t, col + 2, "%+.1f%%", w->change);
+		if (w->in_noise)
+			zf_table_set(t, col + 2, "in noise");
+		else
+			zf_table_set(t, col + 2, "%+.1f%%", w->change);
 		zf_table_set(t, col + 3, "%s", mark(c, w));
 		r++;
 	}
@@ -176,6 +182,8 @@ static void notes(const struct comparison *c, struct zf_table *t)
 	zf_table_note(t, "sig: * a change at Holm-adjusted p < %g (Mann-Whitney U, each folder "
 		      "against %s) within the %g%% threshold; regressed, improved: beyond it; "
 		      "-: not in that folder", o->alpha, c->sides[0].label, o->threshold_pct);
+	zf_table_note(t, "in noise: the medians' difference is no larger than the two stddevs of "
+		      "the repetitions together: no %%change is made of it");
 	if (c->missing.len) {
 		zf_table_note(t, "%s", "");
 		zf_table_note(t, "configurations in some folders only:");

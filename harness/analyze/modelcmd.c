@@ -70,7 +70,8 @@ struct model_row {
 	double retries;				/* the run's lost CAS a get; NAN: none */
 	double teardown_ns, put_batch;		/* usemem's whole clock; Z < 0: unknown */
 	struct zf_model_out out, with;		/* the bound; with the run's retries */
-	char outside[192];			/* why the prediction is outside the model, or "" */
+	char outside[192];			/* why no ratio: outside the model, or not known */
+	bool domain_unknown;			/* no contention data to tell in from outside */
 	int done;
 };
 
@@ -269,6 +270,34 @@ static int contention_read(const char *path, bool must, struct contention *ct)
 	return 0;
 }
 
+/*
+ * The model's domain, from --contention FILE (which must be there), else
+ * the first c2c-contention.csv found in DIR of --from and beside --c2c FILE;
+ * none found: ct->n 0, the domain not known. 0, or -1 with the error said
+ */
+static int contention_find(const struct model_opts *o, struct contention *ct)
+{
+	char path[PATH_MAX + 32];
+	const char *slash;
+
+	ct->n = 0;
+	if (o->contention)
+		return contention_read(o->contention, true, ct);
+	if (o->from) {
+		snprintf(path, sizeof(path), "%s/c2c-contention.csv", o->from);
+		if (contention_read(path, false, ct))
+			return -1;
+		if (ct->n)
+			return 0;
+	}
+	if (!o->c2c)
+		return 0;
+	slash = strrchr(o->c2c, '/');
+	snprintf(path, sizeof(path), "%.*s%sc2c-contention.csv", slash ? (int)(slash - o->c2c) : 0,
+		 o->c2c, slash ? "/" : "");
+	return contention_read(path, false, ct);
+}
+
 /* the measured work amount nearest ns by ratio (1 ns added to both); -1 without any */
 static int contention_at(const struct contention *ct, double ns)
 {
@@ -293,8 +322,10 @@ static int contention_at(const struct contention *ct, double ns)
  * model's two-task figure allows, or the two CPUs' cost was more than
  * DOMAIN_SLACK away from the model's own for them (near the knee the
  * ping-pong's hand-off overstates the line's time under contention), the
- * prediction is outside the model: said instead of a ratio.
+ * prediction is outside the model: said instead of a ratio. Without
+ * contention data the domain is not known, and said so, with no ratio.
  */
+#define DOMAIN_UNKNOWN "domain not known (run c2c --contention)"
 static void domain_check(struct model_row *m, const struct contention *ct)
 {
 	struct zf_model_in in = { .fixed_ns = m->fixed_ns, .get_ns = m->get_ns, .teardown_ns = -1 };
@@ -303,8 +334,15 @@ static void domain_check(struct model_row *m, const struct contention *ct)
 	int k;
 
 	m->outside[0] = '\0';
-	if (!is_shared(m->strategy) || m->tasks < 2 || !ct->n)
+	m->domain_unknown = false;
+	if (!is_shared(m->strategy) || m->tasks < 2)
 		return;
+	if (!ct->n) {
+		/* the ratio would read as a verdict on a model that may not hold here */
+		m->domain_unknown = true;
+		snprintf(m->outside, sizeof(m->outside), DOMAIN_UNKNOWN);
+		return;
+	}
 	k = contention_at(ct, m->fixed_ns);
 	if (k < 0)
 		return;
@@ -593,7 +631,8 @@ static void print_table(const struct model_row *rows, size_t n, bool measured)
 		if (measured) {
 			/* outside the model a ratio would read as a verdict on it: none */
 			if (m->outside[0])
-				printf(" %12.3f %9s", m->measured_ns, "outside");
+				printf(" %12.3f %9s", m->measured_ns,
+				       m->domain_unknown ? "unknown" : "outside");
 			else
 				printf(" %12.3f %8.2fx", m->measured_ns,
 				       m->measured_ns / m->out.ns_per_fault);
@@ -770,7 +809,8 @@ static const struct zf_opt model_table[] = {
 	  "--from: c2c-contention.csv with no work between)" },
 	{ .name = "contention", .kind = ZF_OPT_STRING, FIELD(contention), .arg = "FILE",
 	  .help = "c2c-contention.csv: where the line moves once a get, the model's domain "
-	  "(default with --from: DIR/c2c-contention.csv)" },
+	  "(default: DIR/c2c-contention.csv of --from, else the one beside --c2c FILE; none: "
+	  "the domain not known, no ratio where it decides)" },
 	{ .name = "preset", .kind = ZF_OPT_STRING, FIELD(preset), .arg = "seed-007",
 	  .help = "seed 007's 2-socket Haswell-EP, 72 tasks, 2 MiB steps, and the seed's "
 	  "reported runtimes and get share beside the prediction" },
@@ -861,15 +901,9 @@ int zf_model_main(int argc, char **argv)
 		}
 		snprintf(source, sizeof(source), "c2c: %s", c2c);
 	}
-	if (o.contention || o.from) {
-		char path[PATH_MAX + 32];
-
-		snprintf(path, sizeof(path), "%s%s", o.contention ? o.contention : o.from,
-			 o.contention ? "" : "/c2c-contention.csv");
-		if (contention_read(path, o.contention != NULL, &ct)) {
-			zf_c2c_free(&matrix);
-			return 2;
-		}
+	if (contention_find(&o, &ct)) {
+		zf_c2c_free(&matrix);
+		return 2;
 	}
 	if (zf_topo_open(&topo, o.xml, why, sizeof(why))) {
 		fprintf(stderr, "hzfbench: --topology: %s\n", why);

@@ -37,18 +37,34 @@ int zf_holm(const double *p, size_t n, double *adj)
 	return 0;
 }
 
-double zf_stddev_pct(const double *v, size_t n)
+static double mean_of(const double *v, size_t n)
 {
-	double mean = 0, var = 0;
+	double mean = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		mean += v[i] / n;
+	return mean;
+}
+
+double zf_stddev(const double *v, size_t n)
+{
+	double mean, var = 0;
 	size_t i;
 
 	if (n < 2)
 		return 0;
-	for (i = 0; i < n; i++)
-		mean += v[i] / n;
+	mean = mean_of(v, n);
 	for (i = 0; i < n; i++)
 		var += (v[i] - mean) * (v[i] - mean);
-	return mean ? 100 * sqrt(var / (n - 1)) / fabs(mean) : 0;
+	return sqrt(var / (n - 1));
+}
+
+double zf_stddev_pct(const double *v, size_t n)
+{
+	double mean = n < 2 ? 0 : mean_of(v, n);
+
+	return mean ? 100 * zf_stddev(v, n) / fabs(mean) : 0;
 }
 
 /*
@@ -246,4 +262,20 @@ bool zf_reps_enough(const double *v, size_t n, double target_pct)
 	free(copy);
 	enough = zf_ci95_pct(median, lo, hi) <= target_pct;
 	return enough;
+}
+
+double zf_noise_of(double spread_a, double spread_b)
+{
+	if (!(spread_a >= 0) || !(spread_b >= 0))
+		return NAN;
+	return spread_a + spread_b;
+}
+
+bool zf_inside_noise(double a, double spread_a, double b, double spread_b)
+{
+	double noise = zf_noise_of(spread_a, spread_b);
+
+	if (isnan(a) || isnan(b) || isnan(noise))
+		return true;
+	return fabs(a - b) <= noise;
 }

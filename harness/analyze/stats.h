@@ -25,6 +25,8 @@ int zf_mann_whitney(const double *a, size_t na, const double *b, size_t nb, stru
  * many tests together keep the chance of any false alarm under alpha. -ENOMEM
  */
 int zf_holm(const double *p, size_t n, double *adj);
+/* sample standard deviation; 0 with fewer than two values */
+double zf_stddev(const double *v, size_t n);
 /* sample standard deviation over mean, in percent; 0 with fewer than two values */
 double zf_stddev_pct(const double *v, size_t n);
 
@@ -42,5 +44,16 @@ double zf_ci95_pct(double median, double lo, double hi);
  * these n repetitions is within target_pct of it (and n is at least 6)
  */
 bool zf_reps_enough(const double *v, size_t n, double target_pct);
+
+/*
+ * The one rule for "inside the noise", wherever a difference of two medians
+ * would become a ratio: the difference a - b is inside the noise when it is
+ * no larger than the sum of the two figures' spreads (the standard deviation
+ * of their repetitions, summary.csv's ns_per_fault_stddev), that is when the
+ * two medians' one-stddev bands overlap. A spread that is not known (NaN or
+ * negative) cannot tell a difference from noise: inside it too.
+ */
+double zf_noise_of(double spread_a, double spread_b);
+bool zf_inside_noise(double a, double spread_a, double b, double spread_b);
 
 #endif

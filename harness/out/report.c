@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../../bench/strategy.h"
+#include "../analyze/stats.h"
 #include "buf.h"
 #include "chartstyle.h"
 #include "cols.h"
@@ -140,6 +141,15 @@ static long most_tasks(const struct zf_csv *c, const char *fault, const char *ki
 	return most;
 }
 
+/* a's and b's emulated ns per fault at n tasks of kind are apart: outside the noise (stats.h) */
+static bool apart(const struct zf_csv *c, const char *a, const char *b, const char *kind, long n)
+{
+	return !zf_inside_noise(value_at(c, a, "emulated", kind, n, "ns_per_fault_median"),
+				value_at(c, a, "emulated", kind, n, "ns_per_fault_stddev"),
+				value_at(c, b, "emulated", kind, n, "ns_per_fault_median"),
+				value_at(c, b, "emulated", kind, n, "ns_per_fault_stddev"));
+}
+
 /*
  * The first strategy of each model kind held against the first shared
  * counter (persistent and mmflag against global), and that one's get on
@@ -169,11 +179,19 @@ void zf_report_headline(const char *text, char *out, size_t len)
 				 "%sAt %ld %s task%s (emulated faults), ", used ? " " : "", n, kinds[i],
 				 n == 1 ? "" : "s");
 		if (!isnan(p))
+			used += snprintf(out + used, used < len ? len - used : 0, "%s is ", none);
+		if (!isnan(p) && apart(&c, none, shared, kinds[i], n))
+			used += snprintf(out + used, used < len ? len - used : 0, "%.1f× %s%s",
+					 p / g, shared, isnan(m) ? "." : "; ");
+		else if (!isnan(p))
 			used += snprintf(out + used, used < len ? len - used : 0,
-					 "%s is %.1f× %s%s", none, p / g, shared, isnan(m) ? "." : "; ");
-		if (!isnan(m))
+					 "inside the noise of %s%s", shared, isnan(m) ? "." : "; ");
+		if (!isnan(m) && apart(&c, per_mm, shared, kinds[i], n))
 			used += snprintf(out + used, used < len ? len - used : 0, "%s %.1f×.",
 					 per_mm, m / g);
+		else if (!isnan(m))
+			used += snprintf(out + used, used < len ? len - used : 0,
+					 "%s inside the noise of %s.", per_mm, shared);
 	}
 	for (i = 0; i < 2; i++) {
 		long n = most_tasks(&c, "kernel", kinds[i]);
@@ -266,7 +284,7 @@ static void model_table(struct zf_buf *b, const char *summary, const char *model
 	ns_c = zf_csv_col(&c, "ns_per_fault_median");
 	ns_m = zf_csv_col(&m, "ns_per_fault_median");
 	sh_m = zf_csv_col(&m, "get_share_of_fault");
-	tag_m = zf_csv_col(&m, "tag");	/* model.csv: why a prediction is outside the model */
+	tag_m = zf_csv_col(&m, "tag");	/* model.csv: why a prediction has no ratio */
 	if (model_json)
 		zf_json_get(model_json, "handoff", source, sizeof(source));
 	zf_buf_printf(b, "<p>Predicted by <code>hzfbench model</code> (docs/model.md) from ");
@@ -290,12 +308,15 @@ static void model_table(struct zf_buf *b, const char *summary, const char *model
 			zf_buf_printf(b, "</td>");
 		}
 		zf_buf_printf(b, "<td class=n>%.3f</td><td class=n>%.3f</td>", meas, pred);
-		if (tag_m >= 0 && !strncmp(m.rows[r][tag_m], "outside", 7)) {
+		/* a tag is why no ratio: outside the model, or its domain not known */
+		if (tag_m >= 0 && m.rows[r][tag_m][0]) {
 			zf_buf_printf(b, "<td>");
 			html_text(b, m.rows[r][tag_m]);
 			zf_buf_printf(b, "</td>");
+		} else if (pred > 0) {
+			zf_buf_printf(b, "<td class=n>%.2f×</td>", meas / pred);
 		} else {
-			zf_buf_printf(b, "<td class=n>%.2f×</td>", pred > 0 ? meas / pred : 0);
+			zf_buf_printf(b, "<td>no prediction to divide by</td>");
 		}
 		zf_buf_printf(b, "<td class=n>%.1f%%</td></tr>\n",
 			      sh_m >= 0 ? 100 * atof(m.rows[r][sh_m]) : 0);

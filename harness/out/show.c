@@ -4,6 +4,8 @@
  * placement how each strategy's ns per fault grows from 1 task to the most
  * tasks run, and what `global` costs above `persistent` at 1 task next to a
  * bare inc_not_zero loop measured in the same session (meta.json probes).
+ * A difference of two medians inside the noise (stats.h) is said to be,
+ * never made a ratio.
  */
 #include <errno.h>
 #include <limits.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "../../bench/strategy.h"
+#include "../analyze/stats.h"
 #include "buf.h"
 #include "cols.h"
 #include "csv.h"
@@ -37,6 +40,13 @@ struct cols {
 	struct zf_key_cols key;
 	int strategy, fault, kind, placement, tasks, ns, stddev, get, get_share, put_share, teardown;
 };
+
+/* the median ns per fault of rows a and b are apart: outside the noise (stats.h) */
+static bool apart(const struct cols *c, char **a, char **b)
+{
+	return !zf_inside_noise(atof(a[c->ns]), atof(a[c->stddev]), atof(b[c->ns]),
+				atof(b[c->stddev]));
+}
 
 /* like's configuration at tasks (ZF_KEY_ANY: any), of strategy (NULL: like's), any step */
 static struct zf_config_key group_of(const struct cols *c, char **like, const char *strategy,
@@ -83,31 +93,41 @@ static void contention(const struct zf_csv *csv, const struct cols *c, FILE *out
 		if (!title)
 			fprintf(out, "\nns per fault, most tasks over 1 task (1.0 = no contention):\n");
 		title = true;
-		fprintf(out, "  %-11s %-8s %-8s %-10s %3s tasks: %7.2fx  (%.2f -> %.2f ns)\n",
-			one[c->strategy], one[c->fault], one[c->kind], one[c->placement],
-			most[c->tasks], atof(most[c->ns]) / atof(one[c->ns]), atof(one[c->ns]),
-			atof(most[c->ns]));
+		fprintf(out, "  %-11s %-8s %-8s %-10s %3s tasks: ", one[c->strategy], one[c->fault],
+			one[c->kind], one[c->placement], most[c->tasks]);
+		if (apart(c, most, one))
+			fprintf(out, "%7.2fx", atof(most[c->ns]) / atof(one[c->ns]));
+		else
+			fprintf(out, "inside the noise");
+		fprintf(out, "  (%.2f -> %.2f ns)\n", atof(one[c->ns]), atof(most[c->ns]));
 	}
 }
 
 /*
  * emulated: the first shared counter's own cost at 1 task (global's, over
- * persistent's) next to a bare inc_not_zero loop
+ * persistent's) next to a bare inc_not_zero loop. Measurable in the stress
+ * regime only (--fault-ns 0): under a real fault's busy work the few ns of a
+ * get are below the fault's noise, so a folder of such a run says where it is.
  */
 static void strategy_cost(const struct zf_csv *csv, const struct cols *c, const char *dir,
 			  FILE *out)
 {
-	char probe[64], *meta = zf_results_meta(dir);
+	char probe[64], fault_ns[32], *meta = zf_results_meta(dir);
 	int err = !meta || zf_json_get(meta, "probes.inc_not_zero_ns", probe, sizeof(probe));
 	const char *shared = zf_strategy_name(zf_strategy_first_of(ZF_MODEL_SHARED));
 	const char *none = zf_strategy_name(zf_strategy_first_of(ZF_MODEL_UNCOUNTED));
+	bool stress = true;
 	size_t i;
 
+	/* a folder from before fault_ns was kept is taken at its word: stress */
+	if (!err && !zf_json_get(meta, "options.fault_ns", fault_ns, sizeof(fault_ns)))
+		stress = atof(fault_ns) == 0;
 	free(meta);
-	if (err)
+	if (err || c->stddev < 0)
 		return;
 	for (i = 0; i < csv->nrows; i++) {
 		char **g = csv->rows[i], **p;
+		double diff;
 		long at;
 
 		if (strcmp(g[c->strategy], shared) || strcmp(g[c->fault], "emulated") ||
@@ -117,10 +137,19 @@ static void strategy_cost(const struct zf_csv *csv, const struct cols *c, const 
 		if (at < 0)
 			continue;
 		p = csv->rows[at];
-		fprintf(out, "%s - %s at 1 task (%s, %s): %.2f ns; "
-			"bare inc_not_zero loop: %.2f ns (%.2fx)\n", shared, none, g[c->kind], g[c->placement],
-			atof(g[c->ns]) - atof(p[c->ns]), atof(probe),
-			(atof(g[c->ns]) - atof(p[c->ns])) / atof(probe));
+		fprintf(out, "%s - %s at 1 task (%s, %s): ", shared, none, g[c->kind], g[c->placement]);
+		if (!stress) {
+			fprintf(out, "not measurable under %s ns of work a fault: see the "
+				"--fault-ns 0 stress run\n", fault_ns);
+			continue;
+		}
+		diff = atof(g[c->ns]) - atof(p[c->ns]);
+		fprintf(out, "%.2f ns ± %.2f; bare inc_not_zero loop: %.2f ns", diff,
+			zf_noise_of(atof(g[c->stddev]), atof(p[c->stddev])), atof(probe));
+		if (apart(c, g, p))
+			fprintf(out, " (%.2fx)\n", diff / atof(probe));
+		else
+			fprintf(out, " (the difference is inside the noise)\n");
 	}
 }
 
@@ -156,7 +185,7 @@ static void kernel_share(const struct zf_csv *csv, const struct cols *c, FILE *o
 		if (!title)
 			fprintf(out, "\nkernel faults: get() timed inside the real fault loop, as a share "
 				"of the fault (%s times nothing: its figure is the method's zero);\n"
-				"then the median over %s's, next to the noise (the larger stddev):\n",
+				"then the median over %s's, next to the noise (the two stddevs together):\n",
 				native_name, native_name);
 		title = true;
 		fprintf(out, "  %-11s %-8s %-10s %3s tasks: ", row[c->strategy], row[c->kind],
@@ -171,9 +200,9 @@ static void kernel_share(const struct zf_csv *csv, const struct cols *c, FILE *o
 		if (at >= 0) {
 			native = csv->rows[at];
 			added = ns - atof(native[c->ns]);
-			noise = fmax(atof(row[c->stddev]), atof(native[c->stddev]));
+			noise = zf_noise_of(atof(row[c->stddev]), atof(native[c->stddev]));
 			fprintf(out, "; over %s %+7.1f ns, noise %.1f ns%s", native_name, added, noise,
-				fabs(added) > noise ? "" : " (inside it)");
+				apart(c, row, native) ? "" : " (inside it)");
 		}
 		fprintf(out, "\n");
 	}

@@ -10,6 +10,7 @@
 #include "../../harness/cli/compat.h"
 #include "../../harness/out/csv.h"
 #include "../../harness/out/json.h"
+#include "../../harness/out/report.h"
 #include "../../harness/run/metrics.h"
 #include "../../harness/out/rescols.h"
 #include "../../harness/out/results.h"
@@ -631,4 +632,89 @@ TEST(show_names_failed_kernel_checks)
 	free(text);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	EXPECT_EQ(system(path), 0);
+}
+
+/* a show folder of global's and persistent's 1- and 2-task rows, fault_ns its meta's */
+static char *shown_costs(const char *fault_ns, double g1, double g2, double p1, double sd)
+{
+	char dir[] = "/tmp/hzfshow.XXXXXX", meta[256], path[64], *text;
+	struct zf_buf summary = { 0 };
+	const char *const who[] = { "global", "persistent" };
+	double ns[2][2] = { { g1, g2 }, { p1, p1 } };
+	int s, t;
+
+	if (!mkdtemp(dir))
+		return NULL;
+	zf_cols_header(&summary, &zf_summary_table);
+	for (s = 0; s < 2; s++)
+		for (t = 1; t <= 2; t++)
+			zf_buf_printf(&summary, "%s,emulated,thread,%d,compact,2097152,512,7,%g,%g,%g,%g,"
+				      "1e8,5,1,,,,,,,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,0,,,,\n",
+				      who[s], t, ns[s][t - 1], ns[s][t - 1] - sd, ns[s][t - 1] + sd, sd);
+	write_text(dir, "summary.csv", summary.text);
+	zf_buf_free(&summary);
+	snprintf(meta, sizeof(meta), "{\"complete\": true, \"probes\": {\"inc_not_zero_ns\": 5.0}, "
+		 "\"options\": {\"fault_ns\": %s}}\n", fault_ns);
+	write_text(dir, "meta.json", meta);
+	text = shown(dir);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path))
+		fprintf(stderr, "%s: left behind\n", dir);
+	return text;
+}
+
+/* show: no ratio from a difference inside the noise, and the get's cost from stress only */
+TEST(show_makes_no_ratio_inside_the_noise)
+{
+	static const struct {
+		const char *fault_ns;
+		double g1, g2, p1, sd;
+		const char *want[2], *not;
+	} cases[] = {
+		/* a real fault's regime: 0.19 ns over persistent is under ±2 ns; 2 tasks 1 ns up */
+		{ "1000", 1000.19, 1001, 1000, 2, { "global - persistent at 1 task (thread, compact): "
+		  "not measurable under 1000 ns of work a fault",
+		  "2 tasks: inside the noise  (1000.19 -> 1001.00 ns)" }, "inc_not_zero loop: 5.00 ns (" },
+		/* stress: 5.40 ns over persistent, spreads of 0.1: a ratio to the bare loop */
+		{ "0", 6.0, 12.0, 0.6, 0.1, { "global - persistent at 1 task (thread, compact): 5.40 ns "
+		  "± 0.20; bare inc_not_zero loop: 5.00 ns (1.08x)",
+		  "2 tasks:    2.00x  (6.00 -> 12.00 ns)" }, "(the difference is inside the noise)" },
+		/* stress, but the difference inside the spreads: said, no ratio */
+		{ "0", 0.9, 0.9, 0.6, 0.2, { "0.30 ns ± 0.40; bare inc_not_zero loop: 5.00 ns (the "
+		  "difference is inside the noise)", "2 tasks: inside the noise  (0.90 -> 0.90 ns)" },
+		  "x  (" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *text = shown_costs(cases[i].fault_ns, cases[i].g1, cases[i].g2, cases[i].p1,
+					 cases[i].sd);
+
+		ASSERT_TRUE(text != NULL);
+		EXPECT_TRUE(strstr(text, cases[i].want[0]) != NULL);
+		EXPECT_TRUE(strstr(text, cases[i].want[1]) != NULL);
+		EXPECT_TRUE(strstr(text, cases[i].not) == NULL);
+		free(text);
+	}
+}
+
+/* report's headline: no ratio of two strategies whose medians are inside the noise */
+TEST(report_headline_makes_no_ratio_inside_the_noise)
+{
+	struct zf_buf summary = { 0 };
+	char line[512];
+
+	zf_cols_header(&summary, &zf_summary_table);
+	zf_buf_printf(&summary, "global,emulated,thread,2,compact,2097152,512,7,10,9,11,1,1e8,5,1,"
+		      ",,,,,,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,0,,,,\n"
+		      "persistent,emulated,thread,2,compact,2097152,512,7,5,4,6,0.5,2e8,5,1,"
+		      ",,,,,,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,0,,,,\n"
+		      "mmflag,emulated,thread,2,compact,2097152,512,7,9.5,9,10,0.5,1.05e8,5,1,"
+		      ",,,,,,,,,,,,,,,,,,,,usemem,0.0,0.0,0.000000,,,0,,,,\n");
+	ASSERT_TRUE(summary.text != NULL);
+	zf_report_headline(summary.text, line, sizeof(line));
+	/* 5 ns apart past 1.5 of spread: a ratio; 0.5 ns inside 1.5: none */
+	EXPECT_STREQ(line, "At 2 thread tasks (emulated faults), persistent is 2.0× global; "
+		     "mmflag inside the noise of global.");
+	zf_buf_free(&summary);
 }

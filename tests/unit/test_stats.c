@@ -179,3 +179,21 @@ TEST(mann_whitney_and_median_ci95_on_20000_values)
 	NEAR(lo, 956, 1e-12);
 	NEAR(hi, 1045, 1e-12);
 }
+
+/* the one rule: a difference no larger than the two spreads together is noise */
+TEST(difference_inside_the_sum_of_the_spreads_is_noise)
+{
+	/* 1 us faults, ±2 ns each: 0.19 ns apart is noise, 5 ns is not */
+	EXPECT_TRUE(zf_inside_noise(1000.19, 2, 1000, 2));
+	EXPECT_TRUE(zf_inside_noise(1000, 2, 1004, 2));		/* on the edge: noise */
+	EXPECT_TRUE(!zf_inside_noise(1005, 2, 1000, 2));
+	EXPECT_TRUE(!zf_inside_noise(1000, 2, 1005, 2));	/* either sign */
+	/* the stress regime: 5.4 ns over 0.6, spreads of 0.1 */
+	EXPECT_TRUE(!zf_inside_noise(6.0, 0.13, 0.57, 0.01));
+	/* no spread known: nothing can be told from noise */
+	EXPECT_TRUE(zf_inside_noise(6.0, NAN, 0.57, 0.01));
+	EXPECT_TRUE(zf_inside_noise(6.0, 0.1, 0.57, -1));
+	EXPECT_TRUE(zf_inside_noise(NAN, 0.1, 0.57, 0.1));
+	EXPECT_TRUE(fabs(zf_noise_of(1.5, 2) - 3.5) < 1e-12);
+	EXPECT_TRUE(isnan(zf_noise_of(NAN, 2)));
+}
