@@ -38,12 +38,15 @@ static const char *const expects[] = { "behaviour", "config", "global", "mmflag"
 
 static const struct zf_opt detect_table[] = {
 	{ .name = "behaviour", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(behave),
-	  .help = "a first process faults a huge zero page, unmaps it and stays alive; caches "
-	  "are dropped (the shrinker frees a folio nobody holds); a second process faults: a "
-	  "new allocation (/proc/vmstat thp_zero_page_alloc) means global. Then the first "
-	  "exits, caches are dropped, a third faults: a new allocation means mmflag, none "
-	  "persistent. Prints the verdict (exit 0, also when it disagrees with the kernel's "
-	  "config, said in a line), or \"cannot tell\" and why (exit 1)" },
+	  .help = "first every process's pagemap is read: one that maps the huge zero folio "
+	  "makes it \"cannot tell: PID (COMM) maps the huge zero folio\". Caches are dropped "
+	  "(the shrinker frees a folio nobody holds); a first process faults a huge zero page, "
+	  "unmaps it and stays alive; caches are dropped; a second process faults: a new "
+	  "allocation (/proc/vmstat thp_zero_page_alloc) means global. Then the first exits, "
+	  "caches are dropped, a third faults: a new allocation means mmflag; persistent only "
+	  "where no fault allocated and the folio outlived the drops at its PFN (kpageflags). "
+	  "Prints the verdict (exit 0, also when it disagrees with the kernel's config, said in "
+	  "a line), or \"cannot tell\" and why (exit 1)" },
 	{ .name = "behavior", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(behave) },
 	{ .name = "lifecycle", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(lifecycle),
 	  .help = "follow the folio through read faults, a write (COW), fork, a split, mremap, "
@@ -63,13 +66,58 @@ const struct zf_opt_set zf_detect_opts = ZF_OPT_SET_OF(detect_table, "detect", d
 
 static const char *const fault_names[3] = { "first", "second", "third" };
 
+/*
+ * mmflag or persistent, from what the third step saw: the folio at pfn
+ * after the first exited and caches were dropped, and whether the third
+ * fault allocated it. The verdict and, for persistent, its evidence in
+ * msg; NULL and why in msg when the two disagree or the folio outlived
+ * what the kernel frees it after.
+ */
+static const char *after_exit(const struct zf_detect_counts *c, uint64_t pfn, char *msg,
+			      size_t len)
+{
+	bool first = c->at[1].zero_alloc > c->at[0].zero_alloc;
+	bool third = c->at[3].zero_alloc > c->at[2].zero_alloc;
+	bool kept = !c->exited_err && zf_kpageflags_huge_zero(c->exited_flags);
+
+	msg[0] = '\0';
+	if (c->exited_err) {
+		snprintf(msg, len, "after the first exited: /proc/kpageflags: %s",
+			 strerror(-c->exited_err));
+		return NULL;
+	}
+	if (third && kept) {
+		snprintf(msg, len, "after the first exited and caches were dropped, kpageflags "
+			 "showed PFN %#" PRIx64 " still the huge zero folio, yet the third fault "
+			 "allocated it", pfn);
+		return NULL;
+	}
+	if (third)
+		return "mmflag";
+	if (first) {
+		snprintf(msg, len, "the first fault allocated the folio (the kernel frees it), yet it "
+			 "outlived the first process's exit and a drop of caches: another process "
+			 "took it meanwhile");
+		return NULL;
+	}
+	if (!kept) {
+		snprintf(msg, len, "no fault allocated the folio, yet after the first exited and "
+			 "caches were dropped kpageflags showed PFN %#" PRIx64 " no longer the huge "
+			 "zero folio", pfn);
+		return NULL;
+	}
+	snprintf(msg, len, "; after the first exited and caches were dropped, PFN %#" PRIx64
+		 " still the huge zero folio (kpageflags), mapped there by the third fault", pfn);
+	return "persistent";
+}
+
 const char *zf_detect_decide(const struct zf_detect_counts *c, char *why, size_t len)
 {
 	/* each step is one fault of ours: it may allocate the folio once, no more */
 	static const struct zf_thp_own one_read = { .zero_allocs = 1 };
-	uint64_t pfn = 0, seen_pfn = 0;
-	const char *verdict;
-	char msg[256];
+	uint64_t pfn = 0, seen_pfn = 0, second_pfn = 0;
+	const char *verdict = "global";
+	char msg[384];
 	int i;
 
 	for (i = 0; i < 3; i++) {
@@ -89,14 +137,21 @@ const char *zf_detect_decide(const struct zf_detect_counts *c, char *why, size_t
 			return NULL;
 		}
 		pfn = seen_pfn;
+		if (i == 1)
+			second_pfn = pfn;
 	}
-	verdict = c->at[2].zero_alloc > c->at[1].zero_alloc ? "global" :
-		  c->at[3].zero_alloc > c->at[2].zero_alloc ? "mmflag" : "persistent";
-	snprintf(why, len, "thp_zero_page_alloc %" PRIu64 " at the start; +%" PRIu64 " at the "
-		 "first fault, +%" PRIu64 " at the second (first still alive), +%" PRIu64
-		 " at the third (first exited)", c->at[0].zero_alloc,
+	msg[0] = '\0';
+	if (c->at[2].zero_alloc == c->at[1].zero_alloc)
+		verdict = after_exit(c, second_pfn, msg, sizeof(msg));
+	if (!verdict) {
+		snprintf(why, len, "%s", msg);
+		return NULL;
+	}
+	snprintf(why, len, "thp_zero_page_alloc %" PRIu64 " at the start (caches dropped, no process "
+		 "mapping it); +%" PRIu64 " at the first fault, +%" PRIu64 " at the second (first still alive), +%" PRIu64
+		 " at the third (first exited)%s", c->at[0].zero_alloc,
 		 c->at[1].zero_alloc - c->at[0].zero_alloc, c->at[2].zero_alloc - c->at[1].zero_alloc,
-		 c->at[3].zero_alloc - c->at[2].zero_alloc);
+		 c->at[3].zero_alloc - c->at[2].zero_alloc, msg);
 	return verdict;
 }
 
@@ -167,6 +222,33 @@ static pid_t first_faulter(struct zf_fault_seen *seen, int hold[2])
 	return pid;
 }
 
+/*
+ * the first exited: caches dropped, the folio looked up where the second
+ * fault saw it, then the third fault
+ */
+static int after_first_exit(struct zf_detect_counts *c)
+{
+	uint64_t pfn = c->seen[1].pagemap & ZF_PM_PFN_MASK;
+	int err = zf_drop_slab();
+
+	if (err)
+		return err;
+	c->exited_err = zf_kpageflags_read("", pfn, &c->exited_flags);
+	err = zf_fault_elsewhere(&c->seen[2]);
+	return err ? err : zf_thp_vmstat_read(&c->at[3], NULL);
+}
+
+/* no process maps the folio (when one does, its count would keep it alive): 0, or why not */
+static int nobody_holds(const char *when, char *why, size_t len)
+{
+	char msg[448];
+	int n = zf_detect_holders_check("", msg, sizeof(msg));
+
+	if (n)
+		snprintf(why, len, "%s%s", when, msg);
+	return n;
+}
+
 const char *zf_detect_behaviour(struct zf_detect_counts *c, char *why, size_t len)
 {
 	const char *missing = NULL;
@@ -176,11 +258,16 @@ const char *zf_detect_behaviour(struct zf_detect_counts *c, char *why, size_t le
 
 	memset(c, 0, sizeof(*c));
 	zf_sysinfo_read(&si);
-	if (zf_thp_usable(&si, why, len) || probe_elsewhere(why, len) <= 0)
+	if (zf_thp_usable(&si, why, len) || probe_elsewhere(why, len) <= 0 ||
+	    nobody_holds("", why, len))
 		return NULL;
-	if (zf_thp_vmstat_read(&c->at[0], &missing)) {
-		snprintf(why, len, "%s: not there (it takes CONFIG_TRANSPARENT_HUGEPAGE and "
-			 "CONFIG_VM_EVENT_COUNTERS)", missing);
+	err = zf_drop_slab();
+	if (err || zf_thp_vmstat_read(&c->at[0], &missing)) {
+		if (err)
+			snprintf(why, len, "/proc/sys/vm/drop_caches: %s", strerror(-err));
+		else
+			snprintf(why, len, "%s: not there (it takes CONFIG_TRANSPARENT_HUGEPAGE and "
+				 "CONFIG_VM_EVENT_COUNTERS)", missing);
 		return NULL;
 	}
 	if (pipe(hold)) {
@@ -196,12 +283,15 @@ const char *zf_detect_behaviour(struct zf_detect_counts *c, char *why, size_t le
 	if (first > 0 && zf_reaped(first) && !err)
 		err = -ECHILD;
 	if (!err)
-		err = drop_then_fault(&c->seen[2], &c->at[3]);
+		err = after_first_exit(c);
 	if (err) {
 		snprintf(why, len, "%s", err == -ECHILD ? "a faulting process failed" :
 			 strerror(-err));
 		return NULL;
 	}
+	/* one that began to map it during the steps held it through some of them */
+	if (nobody_holds("after the steps: ", why, len))
+		return NULL;
 	return zf_detect_decide(c, why, len);
 }
 

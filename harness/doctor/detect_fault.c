@@ -104,13 +104,9 @@ void zf_fault_look(const void *addr, struct zf_fault_seen *s)
 	pfn = s->pagemap & ZF_PM_PFN_MASK;
 	if (!(s->pagemap & ZF_PM_PRESENT) || !pfn)
 		return;
-	fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || pread(fd, &s->kpageflags, 8, (off_t)pfn * 8) != 8) {
-		s->err = fd < 0 ? -errno : -EIO;
+	s->err = zf_kpageflags_read("", pfn, &s->kpageflags);
+	if (s->err)
 		s->err_step = ZF_SEEN_KPAGEFLAGS;
-	}
-	if (fd >= 0)
-		close(fd);
 }
 
 void zf_seen_describe(const struct zf_fault_seen *s, char *buf, size_t len)
@@ -146,8 +142,7 @@ int zf_seen_huge_zero(const struct zf_fault_seen *s, uint64_t *pfn, char *why, s
 		return 0;
 	}
 	*pfn = s->pagemap & ZF_PM_PFN_MASK;
-	if ((s->pagemap & ZF_PM_PRESENT) && *pfn && (s->kpageflags >> ZF_KPF_ZERO_PAGE & 1) &&
-	    (s->kpageflags >> ZF_KPF_THP & 1))
+	if ((s->pagemap & ZF_PM_PRESENT) && *pfn && zf_kpageflags_huge_zero(s->kpageflags))
 		return 1;
 	zf_seen_describe(s, seen, sizeof(seen));
 	snprintf(why, len, "pagemap shows no huge zero folio at the faulted address: %s%s", seen,
