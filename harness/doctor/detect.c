@@ -19,7 +19,7 @@
 #include "sysinfo.h"
 
 static const char detect_usage[] =
-"usage: hzfbench detect --behaviour --allow-drop-caches\n"
+"usage: hzfbench detect --behaviour --allow-drop-caches [--holder]\n"
 "       hzfbench detect --lifecycle --allow-drop-caches [--expect WHAT]\n"
 "  Tell how the running kernel counts the huge zero folio from what it does.\n"
 "  Every fault is checked in pagemap and kpageflags (root, and a kernel with\n"
@@ -27,7 +27,7 @@ static const char detect_usage[] =
 "  faults explain: run it on a quiet machine.\n";
 
 struct detect_opts {
-	bool behave, lifecycle, allow;
+	bool behave, lifecycle, allow, holder;
 	const char *expect;
 };
 
@@ -48,6 +48,11 @@ static const struct zf_opt detect_table[] = {
 	  "Prints the verdict (exit 0, also when it disagrees with the kernel's config, said in "
 	  "a line), or \"cannot tell\" and why (exit 1)" },
 	{ .name = "behavior", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(behave) },
+	{ .name = "holder", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(holder),
+	  .help = "with --behaviour: a check of its scan for holders on this kernel: first a "
+	  "process of its own maps a huge zero page and holds it through the run, so "
+	  "--behaviour must say \"cannot tell: PID (hzfbench) maps the huge zero folio\" "
+	  "(exit 1); a verdict instead says the scan missed it" },
 	{ .name = "lifecycle", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(lifecycle),
 	  .help = "follow the folio through read faults, a write (COW), fork, a split, mremap, "
 	  "munmap and exit, checking after each step, caches dropped, whether a fresh fault "
@@ -295,16 +300,46 @@ const char *zf_detect_behaviour(struct zf_detect_counts *c, char *why, size_t le
 	return zf_detect_decide(c, why, len);
 }
 
-static int behaviour(void)
+/* --holder: the process whose mapping the scan must find; 0, or 1 and why not */
+static int start_holder(pid_t *pid, int *hold_fd)
+{
+	struct zf_fault_seen seen;
+	char why[256];
+	uint64_t pfn;
+
+	*pid = zf_holder_start(&seen, hold_fd);
+	if (*pid < 0) {
+		fprintf(stderr, "hzfbench: detect: --holder: its process: %s\n", strerror(-*pid));
+		return 1;
+	}
+	if (!zf_seen_huge_zero(&seen, &pfn, why, sizeof(why))) {
+		fprintf(stderr, "hzfbench: detect: --holder: its process: %s\n", why);
+		close(*hold_fd);
+		zf_reaped(*pid);
+		return 1;
+	}
+	fprintf(stderr, "hzfbench: detect: --holder: %d maps the huge zero folio (PFN %#" PRIx64
+		")\n", (int)*pid, pfn);
+	return 0;
+}
+
+static int behaviour(bool with_holder)
 {
 	struct zf_detect_counts c;
 	struct zf_sysinfo si;
 	const char *verdict;
 	char why[512], seen[3][96];
+	int i, hold_fd = -1;
+	pid_t holder = 0;
 	uint64_t pfn;
-	int i;
 
+	if (with_holder && start_holder(&holder, &hold_fd))
+		return 1;
 	verdict = zf_detect_behaviour(&c, why, sizeof(why));
+	if (holder > 0) {
+		close(hold_fd);
+		zf_reaped(holder);
+	}
 	if (!verdict) {
 		zf_thp_pmd_note(why, sizeof(why));
 		fprintf(stderr, "hzfbench: detect: cannot tell: %s\n", why);
@@ -343,6 +378,10 @@ int zf_detect_main(int argc, char **argv)
 		fprintf(stderr, "hzfbench: detect: --behaviour and --lifecycle: one or the other\n");
 		return 2;
 	}
+	if (o.holder && !o.behave) {
+		fprintf(stderr, "hzfbench: detect: --holder: only --behaviour scans for holders\n");
+		return 2;
+	}
 	if (o.expect && !o.lifecycle) {
 		fprintf(stderr, "hzfbench: detect: --expect: %s: only --lifecycle expects a "
 			"strategy\n", o.expect);
@@ -355,5 +394,5 @@ int zf_detect_main(int argc, char **argv)
 			"object of the machine, again and again)\n");
 		return 2;
 	}
-	return o.lifecycle ? zf_lifecycle_main(o.expect ? o.expect : "behaviour") : behaviour();
+	return o.lifecycle ? zf_lifecycle_main(o.expect ? o.expect : "behaviour") : behaviour(o.holder);
 }

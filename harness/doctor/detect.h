@@ -120,6 +120,11 @@ char *zf_huge_region(size_t pmds, void **map, size_t *map_len);
  * hold_other closed) before it exits. The pid, or -errno.
  */
 pid_t zf_faulter(int report_fd, int hold_fd, int hold_other);
+/*
+ * --holder: a process that read-faults one huge page and keeps it mapped
+ * (what it saw in *seen) until *hold_fd is closed. The pid, or -errno.
+ */
+pid_t zf_holder_start(struct zf_fault_seen *seen, int *hold_fd);
 /* 0 when pid exited 0 */
 int zf_reaped(pid_t pid);
 /* a fresh process's fault, start to end: its report in *seen; 0 or -errno */
