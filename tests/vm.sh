@@ -4,7 +4,8 @@
 # apt-get download): the topology one of 2 sockets x 2 cores x 2 threads in
 # 2 NUMA nodes sees, in one of 2 sockets x 2 CPUs in 2 nodes a scatter run whose tasks and counter page are verified on
 # their nodes, detect --behaviour (and in each kernel make kernels built,
-# where built), detect --lifecycle (the same) and detect's "cannot tell" where
+# where built, and with a second process holding the folio: cannot tell,
+# naming it), detect --lifecycle (the same) and detect's "cannot tell" where
 # faults map no huge zero folio, a command's exit status, --timeout, --boot-timeout and SIGTERM.
 # A --mirror-host guest: every vCPU pinned to its host PU, read back into vm.json.
 # --profile in the global and persistent kernels: the share of samples in the get.
@@ -184,7 +185,7 @@ fi
 # --- detect in the stock guest: Debian's kernel counts by mm (mmflag) ---
 # (THP in madvise mode, as on the host: under Debian's default, always, an
 # ASan build's own shadow reads map the huge zero folio in detect's mm,
-# which then holds it, and mmflag looks persistent)
+# which then holds it, and detect cannot tell)
 guest detect --append transparent_hugepage=madvise -- detect --behaviour --allow-drop-caches
 if [ "$rc" = 0 ] && [ "$(head -1 "$tmp/detect.out")" = mmflag ]; then
 	ok "vm detect --behaviour in Debian's kernel: mmflag ($(sed -n 2p "$tmp/detect.out" | sed 's/^ *//'))"
@@ -203,6 +204,24 @@ for k in mmflag persistent global; do
 		ok "vm detect --behaviour in the $k kernel: $k ($(sed -n 2p "$tmp/detect-$k.out" | sed 's/^ *//'))"
 	else
 		fail "vm detect --behaviour in the $k kernel" "exit $rc" "$(cat "$tmp/detect-$k.out" "$tmp/detect-$k.err")"
+	fi
+done
+
+# --- a second process holding the folio: cannot tell, naming it, in each kernel ---
+for k in mmflag persistent global; do
+	if [ ! -r "build/kernels/$k/bzImage" ]; then
+		skip "vm detect --behaviour --holder in the $k kernel" "build/kernels/$k/bzImage not built (make kernels)"
+		continue
+	fi
+	guest "holder-$k" --kernel "$k" -- detect --behaviour --holder --allow-drop-caches
+	out=$tmp/holder-$k.out
+	holder=$(sed -n 's/^hzfbench: detect: --holder: \([0-9]*\) maps the huge zero folio.*/\1/p' "$out")
+	if [ "$rc" = 1 ] && [ -n "$holder" ] &&
+		grep -q "^hzfbench: detect: cannot tell: $holder (hzfbench) maps the huge zero folio (PFN " "$out" &&
+		! grep -qE '^(global|mmflag|persistent)$' "$out"; then
+		ok "vm detect --behaviour --holder in the $k kernel: $(grep -o 'cannot tell: .*' "$out")"
+	else
+		fail "vm detect --behaviour --holder in the $k kernel: cannot tell, naming the holder" "exit $rc" "$(cat "$out" "$tmp/holder-$k.err")"
 	fi
 done
 

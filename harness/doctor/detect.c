@@ -19,7 +19,7 @@
 #include "sysinfo.h"
 
 static const char detect_usage[] =
-"usage: hzfbench detect --behaviour --allow-drop-caches\n"
+"usage: hzfbench detect --behaviour --allow-drop-caches [--holder]\n"
 "       hzfbench detect --lifecycle --allow-drop-caches [--expect WHAT]\n"
 "  Tell how the running kernel counts the huge zero folio from what it does.\n"
 "  Every fault is checked in pagemap and kpageflags (root, and a kernel with\n"
@@ -27,7 +27,7 @@ static const char detect_usage[] =
 "  faults explain: run it on a quiet machine.\n";
 
 struct detect_opts {
-	bool behave, lifecycle, allow;
+	bool behave, lifecycle, allow, holder;
 	const char *expect;
 };
 
@@ -38,13 +38,21 @@ static const char *const expects[] = { "behaviour", "config", "global", "mmflag"
 
 static const struct zf_opt detect_table[] = {
 	{ .name = "behaviour", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(behave),
-	  .help = "a first process faults a huge zero page, unmaps it and stays alive; caches "
-	  "are dropped (the shrinker frees a folio nobody holds); a second process faults: a "
-	  "new allocation (/proc/vmstat thp_zero_page_alloc) means global. Then the first "
-	  "exits, caches are dropped, a third faults: a new allocation means mmflag, none "
-	  "persistent. Prints the verdict (exit 0, also when it disagrees with the kernel's "
-	  "config, said in a line), or \"cannot tell\" and why (exit 1)" },
+	  .help = "first every process's pagemap is read: one that maps the huge zero folio "
+	  "makes it \"cannot tell: PID (COMM) maps the huge zero folio\". Caches are dropped "
+	  "(the shrinker frees a folio nobody holds); a first process faults a huge zero page, "
+	  "unmaps it and stays alive; caches are dropped; a second process faults: a new "
+	  "allocation (/proc/vmstat thp_zero_page_alloc) means global. Then the first exits, "
+	  "caches are dropped, a third faults: a new allocation means mmflag; persistent only "
+	  "where no fault allocated and the folio outlived the drops at its PFN (kpageflags). "
+	  "Prints the verdict (exit 0, also when it disagrees with the kernel's config, said in "
+	  "a line), or \"cannot tell\" and why (exit 1)" },
 	{ .name = "behavior", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(behave) },
+	{ .name = "holder", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(holder),
+	  .help = "with --behaviour: a check of its scan for holders on this kernel: first a "
+	  "process of its own maps a huge zero page and holds it through the run, so "
+	  "--behaviour must say \"cannot tell: PID (hzfbench) maps the huge zero folio\" "
+	  "(exit 1); a verdict instead says the scan missed it" },
 	{ .name = "lifecycle", .kind = ZF_OPT_FLAG, .cmds = 1, FIELD(lifecycle),
 	  .help = "follow the folio through read faults, a write (COW), fork, a split, mremap, "
 	  "munmap and exit, checking after each step, caches dropped, whether a fresh fault "
@@ -63,13 +71,58 @@ const struct zf_opt_set zf_detect_opts = ZF_OPT_SET_OF(detect_table, "detect", d
 
 static const char *const fault_names[3] = { "first", "second", "third" };
 
+/*
+ * mmflag or persistent, from what the third step saw: the folio at pfn
+ * after the first exited and caches were dropped, and whether the third
+ * fault allocated it. The verdict and, for persistent, its evidence in
+ * msg; NULL and why in msg when the two disagree or the folio outlived
+ * what the kernel frees it after.
+ */
+static const char *after_exit(const struct zf_detect_counts *c, uint64_t pfn, char *msg,
+			      size_t len)
+{
+	bool first = c->at[1].zero_alloc > c->at[0].zero_alloc;
+	bool third = c->at[3].zero_alloc > c->at[2].zero_alloc;
+	bool kept = !c->exited_err && zf_kpageflags_huge_zero(c->exited_flags);
+
+	msg[0] = '\0';
+	if (c->exited_err) {
+		snprintf(msg, len, "after the first exited: /proc/kpageflags: %s",
+			 strerror(-c->exited_err));
+		return NULL;
+	}
+	if (third && kept) {
+		snprintf(msg, len, "after the first exited and caches were dropped, kpageflags "
+			 "showed PFN %#" PRIx64 " still the huge zero folio, yet the third fault "
+			 "allocated it", pfn);
+		return NULL;
+	}
+	if (third)
+		return "mmflag";
+	if (first) {
+		snprintf(msg, len, "the first fault allocated the folio (the kernel frees it), yet it "
+			 "outlived the first process's exit and a drop of caches: another process "
+			 "took it meanwhile");
+		return NULL;
+	}
+	if (!kept) {
+		snprintf(msg, len, "no fault allocated the folio, yet after the first exited and "
+			 "caches were dropped kpageflags showed PFN %#" PRIx64 " no longer the huge "
+			 "zero folio", pfn);
+		return NULL;
+	}
+	snprintf(msg, len, "; after the first exited and caches were dropped, PFN %#" PRIx64
+		 " still the huge zero folio (kpageflags), mapped there by the third fault", pfn);
+	return "persistent";
+}
+
 const char *zf_detect_decide(const struct zf_detect_counts *c, char *why, size_t len)
 {
 	/* each step is one fault of ours: it may allocate the folio once, no more */
 	static const struct zf_thp_own one_read = { .zero_allocs = 1 };
-	uint64_t pfn = 0, seen_pfn = 0;
-	const char *verdict;
-	char msg[256];
+	uint64_t pfn = 0, seen_pfn = 0, second_pfn = 0;
+	const char *verdict = "global";
+	char msg[384];
 	int i;
 
 	for (i = 0; i < 3; i++) {
@@ -89,14 +142,21 @@ const char *zf_detect_decide(const struct zf_detect_counts *c, char *why, size_t
 			return NULL;
 		}
 		pfn = seen_pfn;
+		if (i == 1)
+			second_pfn = pfn;
 	}
-	verdict = c->at[2].zero_alloc > c->at[1].zero_alloc ? "global" :
-		  c->at[3].zero_alloc > c->at[2].zero_alloc ? "mmflag" : "persistent";
-	snprintf(why, len, "thp_zero_page_alloc %" PRIu64 " at the start; +%" PRIu64 " at the "
-		 "first fault, +%" PRIu64 " at the second (first still alive), +%" PRIu64
-		 " at the third (first exited)", c->at[0].zero_alloc,
+	msg[0] = '\0';
+	if (c->at[2].zero_alloc == c->at[1].zero_alloc)
+		verdict = after_exit(c, second_pfn, msg, sizeof(msg));
+	if (!verdict) {
+		snprintf(why, len, "%s", msg);
+		return NULL;
+	}
+	snprintf(why, len, "thp_zero_page_alloc %" PRIu64 " at the start (caches dropped, no process "
+		 "mapping it); +%" PRIu64 " at the first fault, +%" PRIu64 " at the second (first still alive), +%" PRIu64
+		 " at the third (first exited)%s", c->at[0].zero_alloc,
 		 c->at[1].zero_alloc - c->at[0].zero_alloc, c->at[2].zero_alloc - c->at[1].zero_alloc,
-		 c->at[3].zero_alloc - c->at[2].zero_alloc);
+		 c->at[3].zero_alloc - c->at[2].zero_alloc, msg);
 	return verdict;
 }
 
@@ -167,6 +227,33 @@ static pid_t first_faulter(struct zf_fault_seen *seen, int hold[2])
 	return pid;
 }
 
+/*
+ * the first exited: caches dropped, the folio looked up where the second
+ * fault saw it, then the third fault
+ */
+static int after_first_exit(struct zf_detect_counts *c)
+{
+	uint64_t pfn = c->seen[1].pagemap & ZF_PM_PFN_MASK;
+	int err = zf_drop_slab();
+
+	if (err)
+		return err;
+	c->exited_err = zf_kpageflags_read("", pfn, &c->exited_flags);
+	err = zf_fault_elsewhere(&c->seen[2]);
+	return err ? err : zf_thp_vmstat_read(&c->at[3], NULL);
+}
+
+/* no process maps the folio (when one does, its count would keep it alive): 0, or why not */
+static int nobody_holds(const char *when, char *why, size_t len)
+{
+	char msg[448];
+	int n = zf_detect_holders_check("", msg, sizeof(msg));
+
+	if (n)
+		snprintf(why, len, "%s%s", when, msg);
+	return n;
+}
+
 const char *zf_detect_behaviour(struct zf_detect_counts *c, char *why, size_t len)
 {
 	const char *missing = NULL;
@@ -176,11 +263,16 @@ const char *zf_detect_behaviour(struct zf_detect_counts *c, char *why, size_t le
 
 	memset(c, 0, sizeof(*c));
 	zf_sysinfo_read(&si);
-	if (zf_thp_usable(&si, why, len) || probe_elsewhere(why, len) <= 0)
+	if (zf_thp_usable(&si, why, len) || probe_elsewhere(why, len) <= 0 ||
+	    nobody_holds("", why, len))
 		return NULL;
-	if (zf_thp_vmstat_read(&c->at[0], &missing)) {
-		snprintf(why, len, "%s: not there (it takes CONFIG_TRANSPARENT_HUGEPAGE and "
-			 "CONFIG_VM_EVENT_COUNTERS)", missing);
+	err = zf_drop_slab();
+	if (err || zf_thp_vmstat_read(&c->at[0], &missing)) {
+		if (err)
+			snprintf(why, len, "/proc/sys/vm/drop_caches: %s", strerror(-err));
+		else
+			snprintf(why, len, "%s: not there (it takes CONFIG_TRANSPARENT_HUGEPAGE and "
+				 "CONFIG_VM_EVENT_COUNTERS)", missing);
 		return NULL;
 	}
 	if (pipe(hold)) {
@@ -196,25 +288,58 @@ const char *zf_detect_behaviour(struct zf_detect_counts *c, char *why, size_t le
 	if (first > 0 && zf_reaped(first) && !err)
 		err = -ECHILD;
 	if (!err)
-		err = drop_then_fault(&c->seen[2], &c->at[3]);
+		err = after_first_exit(c);
 	if (err) {
 		snprintf(why, len, "%s", err == -ECHILD ? "a faulting process failed" :
 			 strerror(-err));
 		return NULL;
 	}
+	/* one that began to map it during the steps held it through some of them */
+	if (nobody_holds("after the steps: ", why, len))
+		return NULL;
 	return zf_detect_decide(c, why, len);
 }
 
-static int behaviour(void)
+/* --holder: the process whose mapping the scan must find; 0, or 1 and why not */
+static int start_holder(pid_t *pid, int *hold_fd)
+{
+	struct zf_fault_seen seen;
+	char why[256];
+	uint64_t pfn;
+
+	*pid = zf_holder_start(&seen, hold_fd);
+	if (*pid < 0) {
+		fprintf(stderr, "hzfbench: detect: --holder: its process: %s\n", strerror(-*pid));
+		return 1;
+	}
+	if (!zf_seen_huge_zero(&seen, &pfn, why, sizeof(why))) {
+		fprintf(stderr, "hzfbench: detect: --holder: its process: %s\n", why);
+		close(*hold_fd);
+		zf_reaped(*pid);
+		return 1;
+	}
+	fprintf(stderr, "hzfbench: detect: --holder: %d maps the huge zero folio (PFN %#" PRIx64
+		")\n", (int)*pid, pfn);
+	return 0;
+}
+
+static int behaviour(bool with_holder)
 {
 	struct zf_detect_counts c;
 	struct zf_sysinfo si;
 	const char *verdict;
 	char why[512], seen[3][96];
+	int i, hold_fd = -1;
+	pid_t holder = 0;
 	uint64_t pfn;
-	int i;
 
+	if (with_holder && start_holder(&holder, &hold_fd))
+		return 1;
 	verdict = zf_detect_behaviour(&c, why, sizeof(why));
+	if (holder > 0) {
+		close(hold_fd);
+		zf_reaped(holder);
+	}
 	if (!verdict) {
 		zf_thp_pmd_note(why, sizeof(why));
 		fprintf(stderr, "hzfbench: detect: cannot tell: %s\n", why);
@@ -253,6 +378,10 @@ int zf_detect_main(int argc, char **argv)
 		fprintf(stderr, "hzfbench: detect: --behaviour and --lifecycle: one or the other\n");
 		return 2;
 	}
+	if (o.holder && !o.behave) {
+		fprintf(stderr, "hzfbench: detect: --holder: only --behaviour scans for holders\n");
+		return 2;
+	}
 	if (o.expect && !o.lifecycle) {
 		fprintf(stderr, "hzfbench: detect: --expect: %s: only --lifecycle expects a "
 			"strategy\n", o.expect);
@@ -265,5 +394,5 @@ int zf_detect_main(int argc, char **argv)
 			"object of the machine, again and again)\n");
 		return 2;
 	}
-	return o.lifecycle ? zf_lifecycle_main(o.expect ? o.expect : "behaviour") : behaviour();
+	return o.lifecycle ? zf_lifecycle_main(o.expect ? o.expect : "behaviour") : behaviour(o.holder);
 }

@@ -67,6 +67,39 @@ enum { ZF_SEEN_MAP = 1, ZF_SEEN_PAGEMAP, ZF_SEEN_KPAGEFLAGS, ZF_SEEN_OP };
 #define ZF_KPF_THP		22
 #define ZF_KPF_ZERO_PAGE	24
 
+/* ROOT/proc/kpageflags at pfn into *flags (ROOT "" for this machine); 0 or -errno */
+int zf_kpageflags_read(const char *root, uint64_t pfn, uint64_t *flags);
+/* do kpageflags show the huge zero folio (KPF_ZERO_PAGE and KPF_THP)? */
+bool zf_kpageflags_huge_zero(uint64_t flags);
+
+/*
+ * A process that maps the huge zero folio: a huge zero PMD in its
+ * /proc/PID/pagemap (the PFN kpageflags shows as the folio), which keeps
+ * it alive under every strategy and so would make detect see a kernel
+ * that never frees it.
+ */
+struct zf_holder {
+	pid_t pid;
+	char comm[32];		/* /proc/PID/comm */
+	uint64_t addr;		/* the first huge zero PMD found, and its PFN */
+	uint64_t pfn;
+};
+/*
+ * Every process under ROOT/proc that maps the huge zero folio, in
+ * *holders (free() it): each 2 MiB-aligned 2 MiB that one of its mappings
+ * (maps) holds whole, looked up in its pagemap. The count, or -errno and
+ * why for a process whose maps or pagemap cannot be read (it could hide a
+ * holder: smaps counts a huge zero PMD nowhere) or whose PFNs are hidden.
+ */
+int zf_huge_zero_holders(const char *root, struct zf_holder **holders, char *why, size_t len);
+/* "812 (sh) maps the huge zero folio (PFN 0x3000 at 0x40000000)", several named */
+void zf_holders_describe(const struct zf_holder *h, int n, char *buf, size_t len);
+/*
+ * detect's check: 0 when no process under ROOT maps the folio; else the
+ * number that do, or -errno, and why (zf_holders_describe's line)
+ */
+int zf_detect_holders_check(const char *root, char *why, size_t len);
+
 /* read pagemap and kpageflags for addr in this process */
 void zf_fault_look(const void *addr, struct zf_fault_seen *s);
 /* a few words for what s shows ("PFN 0x1e00: zero page, THP") */
@@ -87,6 +120,11 @@ char *zf_huge_region(size_t pmds, void **map, size_t *map_len);
  * hold_other closed) before it exits. The pid, or -errno.
  */
 pid_t zf_faulter(int report_fd, int hold_fd, int hold_other);
+/*
+ * --holder: a process that read-faults one huge page and keeps it mapped
+ * (what it saw in *seen) until *hold_fd is closed. The pid, or -errno.
+ */
+pid_t zf_holder_start(struct zf_fault_seen *seen, int *hold_fd);
 /* 0 when pid exited 0 */
 int zf_reaped(pid_t pid);
 /* a fresh process's fault, start to end: its report in *seen; 0 or -errno */
@@ -95,22 +133,34 @@ int zf_fault_elsewhere(struct zf_fault_seen *seen);
 /* --behaviour: the counters at each step and what each fault saw */
 struct zf_detect_counts {
 	/*
-	 * at[0] before anything; at[1] after the first process's fault (it
-	 * unmapped, stays alive); at[2] caches dropped, then a second process's
-	 * fault; at[3] the first exited, caches dropped, a third process's fault
+	 * at[0] no process mapping the folio, caches dropped; at[1] after the
+	 * first process's fault (it unmapped, stays alive); at[2] caches
+	 * dropped, then a second process's fault; at[3] the first exited,
+	 * caches dropped, a third process's fault
 	 */
 	struct zf_thp_vmstat at[4];
 	struct zf_fault_seen seen[3];
+	/*
+	 * between the last drop and the third fault: kpageflags at the PFN the
+	 * second fault saw (the folio still there, or freed), or why not read
+	 */
+	uint64_t exited_flags;
+	int exited_err;
 };
 
 /*
  * The decision: "global" when the second fault allocated (the folio was
  * freed while an mm that had used it lived: counted per mapping), else
  * "mmflag" when the third did (freed once that mm exited), else
- * "persistent" (never freed); why says what each step saw. NULL when it
- * cannot tell (a fault not shown mapping the huge zero folio, a fallback,
- * a failed allocation, counters our faults do not explain, the folio's
- * PFN changing with no allocation): why says why.
+ * "persistent" on its own evidence: no fault allocated, not even the
+ * first after a drop with no process mapping it, and after the first
+ * exited and caches were dropped its PFN was still the huge zero folio
+ * and the third fault mapped it there. why says what each step saw. NULL
+ * when it cannot tell (a fault not shown mapping the huge zero folio, a
+ * fallback, a failed allocation, counters our faults do not explain, the
+ * folio's PFN changing with no allocation, a folio the kernel frees that
+ * outlived every mm of ours, kpageflags at odds with the counters): why
+ * says why.
  */
 const char *zf_detect_decide(const struct zf_detect_counts *c, char *why, size_t len);
 /* does a verdict disagree with the config's strategy (known, and another)? */

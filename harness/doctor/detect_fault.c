@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -104,13 +105,9 @@ void zf_fault_look(const void *addr, struct zf_fault_seen *s)
 	pfn = s->pagemap & ZF_PM_PFN_MASK;
 	if (!(s->pagemap & ZF_PM_PRESENT) || !pfn)
 		return;
-	fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || pread(fd, &s->kpageflags, 8, (off_t)pfn * 8) != 8) {
-		s->err = fd < 0 ? -errno : -EIO;
+	s->err = zf_kpageflags_read("", pfn, &s->kpageflags);
+	if (s->err)
 		s->err_step = ZF_SEEN_KPAGEFLAGS;
-	}
-	if (fd >= 0)
-		close(fd);
 }
 
 void zf_seen_describe(const struct zf_fault_seen *s, char *buf, size_t len)
@@ -146,8 +143,7 @@ int zf_seen_huge_zero(const struct zf_fault_seen *s, uint64_t *pfn, char *why, s
 		return 0;
 	}
 	*pfn = s->pagemap & ZF_PM_PFN_MASK;
-	if ((s->pagemap & ZF_PM_PRESENT) && *pfn && (s->kpageflags >> ZF_KPF_ZERO_PAGE & 1) &&
-	    (s->kpageflags >> ZF_KPF_THP & 1))
+	if ((s->pagemap & ZF_PM_PRESENT) && *pfn && zf_kpageflags_huge_zero(s->kpageflags))
 		return 1;
 	zf_seen_describe(s, seen, sizeof(seen));
 	snprintf(why, len, "pagemap shows no huge zero folio at the faulted address: %s%s", seen,
@@ -205,8 +201,8 @@ char *zf_huge_region(size_t pmds, void **map, size_t *map_len)
 	return region;
 }
 
-/* one huge-page read fault in a fresh region, looked at, then munmap */
-static void fault_once(struct zf_fault_seen *s)
+/* one huge-page read fault in a fresh region, looked at, then munmap unless kept */
+static void fault_once(struct zf_fault_seen *s, bool keep)
 {
 	size_t map_len;
 	void *map;
@@ -220,10 +216,11 @@ static void fault_once(struct zf_fault_seen *s)
 	}
 	(void)*(volatile char *)region;
 	zf_fault_look(region, s);
-	munmap(map, map_len);
+	if (!keep)
+		munmap(map, map_len);
 }
 
-pid_t zf_faulter(int report_fd, int hold_fd, int hold_other)
+static pid_t faulter(int report_fd, int hold_fd, int hold_other, bool keep)
 {
 	struct zf_fault_seen seen;
 	pid_t pid = fork();
@@ -233,12 +230,46 @@ pid_t zf_faulter(int report_fd, int hold_fd, int hold_other)
 		return pid < 0 ? -errno : pid;
 	if (hold_other >= 0)
 		close(hold_other);
-	fault_once(&seen);
+	fault_once(&seen, keep);
 	if (report_fd >= 0 && write(report_fd, &seen, sizeof(seen)) != sizeof(seen))
 		_exit(5);
 	if (hold_fd >= 0 && read(hold_fd, &c, 1) < 0)
 		_exit(6);
 	_exit(0);
+}
+
+pid_t zf_faulter(int report_fd, int hold_fd, int hold_other)
+{
+	return faulter(report_fd, hold_fd, hold_other, false);
+}
+
+pid_t zf_holder_start(struct zf_fault_seen *seen, int *hold_fd)
+{
+	int report[2], hold[2];
+	pid_t pid;
+
+	if (pipe(report))
+		return -errno;
+	if (pipe(hold)) {
+		pid = -errno;
+		close(report[0]);
+		close(report[1]);
+		return pid;
+	}
+	pid = faulter(report[1], hold[0], hold[1], true);
+	close(report[1]);
+	close(hold[0]);
+	if (pid > 0 && read(report[0], seen, sizeof(*seen)) != sizeof(*seen)) {
+		close(hold[1]);
+		zf_reaped(pid);
+		pid = -EIO;
+	}
+	close(report[0]);
+	if (pid > 0)
+		*hold_fd = hold[1];
+	else
+		close(hold[1]);
+	return pid;
 }
 
 int zf_reaped(pid_t pid)

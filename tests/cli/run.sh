@@ -368,6 +368,7 @@ bad_as_is "detect: --behaviour and --lifecycle: one or the other" detect --behav
 bad_as_is "detect: --expect: global: only --lifecycle expects a strategy" detect --behaviour --allow-drop-caches --expect global
 bad_as_is "--expect: native: not behaviour, config, global, mmflag or persistent" detect --lifecycle --allow-drop-caches --expect native
 bad_as_is "detect: --expect: needs a value" detect --lifecycle --allow-drop-caches --expect
+bad_as_is "detect: --holder: only --behaviour scans for holders" detect --lifecycle --holder --allow-drop-caches
 bad_as_is "--sample-ms: 0: too small" doctor --sample-ms 0
 bad_as_is "--sample-ms: 1e3: not a number" doctor --sample-ms 1e3
 bad_as_is "doctor: --json and --warnings: one or the other" doctor --json --warnings

@@ -2,14 +2,18 @@
 /*
  * detect's decisions on fabricated /proc/vmstat sequences and fabricated
  * pagemap/kpageflags evidence: --behaviour's verdicts and its "cannot
- * tell"s, --lifecycle's judgements.
+ * tell"s, the processes that map the huge zero folio in fabricated /proc
+ * trees, --lifecycle's judgements.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../harness/doctor/detect.h"
 #include "test.h"
+#include "tree.h"
 
 /* /proc/vmstat text: thp_zero_page_alloc, _failed, thp_fault_fallback, thp_fault_alloc, thp_split_pmd */
 #define VM(zero, failed, fallback, thp, split)						\
@@ -23,9 +27,16 @@
 /* what a process that mapped the huge zero folio at pfn saw */
 #define SEEN(pfn)	{ .pagemap = ZF_PM_PRESENT | (pfn), .kpageflags = HUGE_ZERO_FLAGS }
 
-/* four /proc/vmstat texts, as the four steps would read them, and the three faults' views */
-static const char *decide(const char *const vmstat[4], const struct zf_fault_seen seen[3],
-			  char *why, size_t len)
+/* kpageflags of a freed folio's PFN: a free buddy page (KPF_BUDDY) */
+#define FREED_FLAGS	(1ULL << 10)
+
+/*
+ * four /proc/vmstat texts, as the four steps would read them, the three
+ * faults' views, and kpageflags at the second's PFN after the first exited
+ * and caches were dropped
+ */
+static const char *decide_flags(const char *const vmstat[4], const struct zf_fault_seen seen[3],
+				uint64_t exited_flags, char *why, size_t len)
 {
 	struct zf_detect_counts c;
 	int i;
@@ -35,7 +46,20 @@ static const char *decide(const char *const vmstat[4], const struct zf_fault_see
 		if (zf_thp_vmstat_parse(vmstat[i], &c.at[i], NULL))
 			return "unreadable";
 	memcpy(c.seen, seen, sizeof(c.seen));
+	c.exited_flags = exited_flags;
 	return zf_detect_decide(&c, why, len);
+}
+
+/* as a kernel shows it: the folio still there unless the third fault allocated it again */
+static const char *decide(const char *const vmstat[4], const struct zf_fault_seen seen[3],
+			  char *why, size_t len)
+{
+	struct zf_thp_vmstat before, after;
+	bool third = !zf_thp_vmstat_parse(vmstat[2], &before, NULL) &&
+		     !zf_thp_vmstat_parse(vmstat[3], &after, NULL) &&
+		     after.zero_alloc > before.zero_alloc;
+
+	return decide_flags(vmstat, seen, third ? FREED_FLAGS : HUGE_ZERO_FLAGS, why, len);
 }
 
 static const struct zf_fault_seen same[3] = { SEEN(0x3000), SEEN(0x3000), SEEN(0x3000) };
@@ -56,14 +80,18 @@ TEST(detect_decision_table)
 	char why[512];
 
 	EXPECT_STREQ(decide(global, same, why, sizeof(why)), "global");
-	EXPECT_STREQ(why, "thp_zero_page_alloc 0 at the start; +1 at the first fault, +1 at the "
-		     "second (first still alive), +1 at the third (first exited)");
+	EXPECT_STREQ(why, "thp_zero_page_alloc 0 at the start (caches dropped, no process mapping "
+		     "it); +1 at the first fault, +1 at the second (first still alive), +1 at the "
+		     "third (first exited)");
 	EXPECT_STREQ(decide(global, moved, why, sizeof(why)), "global");
 	EXPECT_STREQ(decide(global_held, same, why, sizeof(why)), "global");
 	EXPECT_STREQ(decide(mmflag, same, why, sizeof(why)), "mmflag");
 	EXPECT_TRUE(strstr(why, "+0 at the second (first still alive), +1 at the third") != NULL);
 	EXPECT_STREQ(decide(persistent, same, why, sizeof(why)), "persistent");
 	EXPECT_TRUE(strstr(why, "+0 at the first fault, +0 at the second") != NULL);
+	EXPECT_TRUE(strstr(why, "(first exited); after the first exited and caches were dropped, "
+			   "PFN 0x3000 still the huge zero folio (kpageflags), mapped there by the "
+			   "third fault") != NULL);
 	EXPECT_STREQ(decide(torn, same, why, sizeof(why)), "unreadable");
 }
 
@@ -143,6 +171,166 @@ TEST(detect_cannot_tell_pagemap)
 		     "at 0x3000, with no allocation counted between");
 	/* the same PFNs where each was an allocation: fine */
 	EXPECT_STREQ(decide(global, moved, why, sizeof(why)), "global");
+}
+
+/* persistent is said on its own evidence, not for want of an allocation */
+TEST(detect_persistent_evidence)
+{
+	static const char *const none[4] = { VMSTAT(1), VMSTAT(1), VMSTAT(1), VMSTAT(1) };
+	/* allocated at the first fault, then never freed: someone took it meanwhile */
+	static const char *const first_only[4] = { VMSTAT(0), VMSTAT(1), VMSTAT(1), VMSTAT(1) };
+	static const char *const mmflag[4] = { VMSTAT(0), VMSTAT(1), VMSTAT(1), VMSTAT(2) };
+	char why[512];
+
+	EXPECT_STREQ(decide_flags(none, same, HUGE_ZERO_FLAGS, why, sizeof(why)), "persistent");
+	EXPECT_TRUE(decide_flags(first_only, same, HUGE_ZERO_FLAGS, why, sizeof(why)) == NULL);
+	EXPECT_STREQ(why, "the first fault allocated the folio (the kernel frees it), yet it "
+		     "outlived the first process's exit and a drop of caches: another process took "
+		     "it meanwhile");
+	/* no allocation, but the folio was gone after the drop: not kept, not persistent */
+	EXPECT_TRUE(decide_flags(none, same, FREED_FLAGS, why, sizeof(why)) == NULL);
+	EXPECT_STREQ(why, "no fault allocated the folio, yet after the first exited and caches were "
+		     "dropped kpageflags showed PFN 0x3000 no longer the huge zero folio");
+	/* still there after the drop, yet the third fault allocated it */
+	EXPECT_TRUE(decide_flags(mmflag, same, HUGE_ZERO_FLAGS, why, sizeof(why)) == NULL);
+	EXPECT_TRUE(strstr(why, "kpageflags showed PFN 0x3000 still the huge zero folio, yet the "
+			   "third fault allocated it") != NULL);
+	EXPECT_STREQ(decide_flags(mmflag, same, FREED_FLAGS, why, sizeof(why)), "mmflag");
+}
+
+TEST(detect_persistent_kpageflags_unread)
+{
+	static const char *const none[4] = { VMSTAT(1), VMSTAT(1), VMSTAT(1), VMSTAT(1) };
+	struct zf_detect_counts c;
+	char why[512];
+	int i;
+
+	memset(&c, 0, sizeof(c));
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(zf_thp_vmstat_parse(none[i], &c.at[i], NULL), 0);
+	memcpy(c.seen, same, sizeof(c.seen));
+	c.exited_flags = HUGE_ZERO_FLAGS;
+	c.exited_err = -EIO;
+	EXPECT_TRUE(zf_detect_decide(&c, why, sizeof(why)) == NULL);
+	EXPECT_STREQ(why, "after the first exited: /proc/kpageflags: Input/output error");
+}
+
+/* --- the processes that map the huge zero folio, in fabricated /proc trees --- */
+
+/* pid's process: comm, one mapping, and its pagemap entry at addr (0: none) */
+static void process(struct tree *t, int pid, const char *comm, const char *maps, uint64_t addr,
+		    uint64_t entry)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "/proc/%d/comm", pid);
+	put(t, rel, comm);
+	snprintf(rel, sizeof(rel), "/proc/%d/maps", pid);
+	put(t, rel, maps);
+	snprintf(rel, sizeof(rel), "/proc/%d/pagemap", pid);
+	if (addr)
+		put_at(t, rel, (long)(addr / 4096 * 8), &entry, sizeof(entry));
+	else
+		put(t, rel, "");
+}
+
+static void kpageflags(struct tree *t, uint64_t pfn, uint64_t flags)
+{
+	put_at(t, "/proc/kpageflags", (long)(pfn * 8), &flags, sizeof(flags));
+}
+
+#define MAPS(range)	range " rw-p 00000000 00:00 0 \n"
+
+TEST(detect_holders_none)
+{
+	struct zf_holder *h = NULL;
+	struct tree t = { { 0 } };
+	char why[512] = "";
+
+	tree_make(&t);
+	ASSERT_TRUE(t.root[0] != '\0');
+	kpageflags(&t, 0x3000, HUGE_ZERO_FLAGS);
+	kpageflags(&t, 0x8400, 1ULL << ZF_KPF_THP);
+	/* a kernel thread: no mappings, an empty pagemap */
+	process(&t, 2, "kthreadd\n", "", 0, 0);
+	/* nothing present */
+	process(&t, 100, "idle\n", MAPS("40000000-40400000"), 0x40200000, 0);
+	/* a 4 KiB page of its own at the aligned address */
+	process(&t, 101, "small\n", MAPS("40000000-40400000"), 0x40200000, ZF_PM_PRESENT | 0x8001);
+	/* a THP of its own */
+	process(&t, 102, "thp\n", MAPS("40000000-40400000"), 0x40200000, ZF_PM_PRESENT | 0x8400);
+	/* the folio's PFN, but in a mapping no 2 MiB-aligned 2 MiB fits whole: no PMD there */
+	process(&t, 103, "part\n", MAPS("40100000-40300000"), 0x40200000, ZF_PM_PRESENT | 0x3000);
+	/* gone between readdir and its maps */
+	put(&t, "/proc/104", NULL);
+	put(&t, "/proc/self", NULL);
+	EXPECT_EQ(zf_huge_zero_holders(t.root, &h, why, sizeof(why)), 0);
+	free(h);
+	EXPECT_EQ(zf_detect_holders_check(t.root, why, sizeof(why)), 0);
+	tree_free(&t);
+}
+
+TEST(detect_holders_named)
+{
+	struct zf_holder *h = NULL;
+	struct tree t = { { 0 } };
+	char why[512];
+
+	tree_make(&t);
+	ASSERT_TRUE(t.root[0] != '\0');
+	kpageflags(&t, 0x3000, HUGE_ZERO_FLAGS);
+	process(&t, 100, "idle\n", MAPS("40000000-40400000"), 0x40200000, 0);
+	/* the second of its three PMDs maps the folio */
+	process(&t, 812, "holder\n", MAPS("40000000-40200000") MAPS("40200000-40800000"),
+		0x40400000, ZF_PM_PRESENT | 0x3000);
+	EXPECT_EQ(zf_detect_holders_check(t.root, why, sizeof(why)), 1);
+	EXPECT_STREQ(why, "812 (holder) maps the huge zero folio (PFN 0x3000 at 0x40400000)");
+	/* more of them: by pid, three named */
+	process(&t, 90, "a\n", MAPS("40000000-40200000"), 0x40000000, ZF_PM_PRESENT | 0x3000);
+	process(&t, 95, "b\n", MAPS("40000000-40200000"), 0x40000000, ZF_PM_PRESENT | 0x3000);
+	process(&t, 901, "c\n", MAPS("40000000-40200000"), 0x40000000, ZF_PM_PRESENT | 0x3000);
+	ASSERT_EQ(zf_huge_zero_holders(t.root, &h, why, sizeof(why)), 4);
+	EXPECT_EQ(h[0].pid, 90);
+	EXPECT_EQ(h[3].pid, 901);
+	EXPECT_STREQ(h[2].comm, "holder");
+	free(h);
+	EXPECT_EQ(zf_detect_holders_check(t.root, why, sizeof(why)), 4);
+	EXPECT_STREQ(why, "90 (a), 95 (b), 812 (holder) and 1 more map the huge zero folio "
+		     "(PFN 0x3000 at 0x40000000 in the first)");
+	drop(&t, "/proc/901/comm");
+	drop(&t, "/proc/901/maps");
+	drop(&t, "/proc/901/pagemap");
+	drop(&t, "/proc/901");
+	EXPECT_EQ(zf_detect_holders_check(t.root, why, sizeof(why)), 3);
+	EXPECT_STREQ(why, "90 (a), 95 (b) and 812 (holder) map the huge zero folio "
+		     "(PFN 0x3000 at 0x40000000 in the first)");
+	tree_free(&t);
+}
+
+/* a pagemap that cannot be read could hide a holder: cannot tell, naming it */
+TEST(detect_holders_unreadable)
+{
+	struct tree t = { { 0 } };
+	char why[512];
+
+	tree_make(&t);
+	ASSERT_TRUE(t.root[0] != '\0');
+	kpageflags(&t, 0x3000, HUGE_ZERO_FLAGS);
+	/* PFNs hidden (no CAP_SYS_ADMIN) */
+	process(&t, 300, "sh\n", MAPS("40000000-40200000"), 0x40000000, ZF_PM_PRESENT);
+	EXPECT_EQ(zf_detect_holders_check(t.root, why, sizeof(why)), -EPERM);
+	EXPECT_STREQ(why, "a process that could hold the huge zero folio: 300: /proc/300/pagemap: "
+		     "Operation not permitted (reading PFNs takes CAP_SYS_ADMIN)");
+	drop(&t, "/proc/300/pagemap");
+	put(&t, "/proc/300/pagemap", NULL);
+	EXPECT_EQ(zf_detect_holders_check(t.root, why, sizeof(why)), -EISDIR);
+	EXPECT_STREQ(why, "a process that could hold the huge zero folio: 300: /proc/300/pagemap: "
+		     "Is a directory");
+	/* no /proc at all */
+	EXPECT_EQ(zf_detect_holders_check("/nonexistent", why, sizeof(why)), -ENOENT);
+	EXPECT_STREQ(why, "a process that could hold the huge zero folio: /nonexistent/proc: "
+		     "No such file or directory");
+	tree_free(&t);
 }
 
 TEST(detect_config_disagreement)

@@ -59,3 +59,22 @@ void drop(struct tree *t, const char *rel)
 	snprintf(path, sizeof(path), "%s%s", t->root, rel);
 	remove(path);
 }
+
+/* ROOT/rel's len bytes at off := data (a sparse file: pagemap, kpageflags), folders made */
+void put_at(struct tree *t, const char *rel, long off, const void *data, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s%s", t->root, rel);
+	f = fopen(path, "r+");
+	if (!f) {
+		put(t, rel, "");	/* its folders, and itself empty */
+		f = fopen(path, "r+");
+	}
+	if (!f)
+		return;
+	if (fseek(f, off, SEEK_SET) || fwrite(data, 1, len, f) != len)
+		fprintf(stderr, "  could not write %s at %ld\n", path, off);
+	fclose(f);
+}

@@ -7,6 +7,8 @@
 #ifndef HZF_TEST_TREE_H
 #define HZF_TEST_TREE_H
 
+#include <stddef.h>
+
 struct tree {
 	char root[64];
 };
@@ -16,6 +18,8 @@ void tree_make(struct tree *t);
 void tree_free(struct tree *t);
 /* ROOT/rel := text, folders made as needed; text NULL: a folder (unreadable as a file) */
 void put(struct tree *t, const char *rel, const char *text);
+/* ROOT/rel's len bytes at off := data (a sparse file: pagemap, kpageflags), folders made */
+void put_at(struct tree *t, const char *rel, long off, const void *data, size_t len);
 /* ROOT/rel removed: a file, or an empty folder */
 void drop(struct tree *t, const char *rel);
 
