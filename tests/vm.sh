@@ -8,7 +8,7 @@
 # faults map no huge zero folio, a command's exit status, --timeout, --boot-timeout and SIGTERM.
 # A --mirror-host guest: every vCPU pinned to its host PU, read back into vm.json.
 # A qemu that aborts (as under nested KVM here): one line with its own error;
-# under --accel auto, TCG after it (where /dev/kvm opens).
+# under --accel auto and run.sh --kernels --kvm, TCG after it (where /dev/kvm opens).
 # --profile in the global and persistent kernels: the share of samples in the get.
 # --no-guests: the refusals alone (make test; make test-vm runs it all).
 # Ends with "vm: N passed, N failed, N skipped".
@@ -108,8 +108,22 @@ if grep -q 'not a dynamic' < <(ldd "$(command -v busybox)" 2>&1); then
 		--accel tcg --mirror-host
 	if [ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 		dies abort-kvm "the kernel did not start /init before its command ended (qemu killed by signal 6;" --accel kvm
+		# run.sh --kernels --kvm: the probe says it in one line and the
+		# guests go on under TCG (here they end there: no real kernel)
+		mkdir -p "$tmp/fake-kernels/mmflag"
+		cp /etc/hostname "$tmp/fake-kernels/mmflag/bzImage"
+		PATH=$fakeq:$PATH HZF_KERNELS=$tmp/fake-kernels tools/kernels-run.sh "$tmp/kr" 2 5 1 '' \
+			>"$tmp/kr.out" 2>"$tmp/kr.err" || true
+		if [ "$(grep -c '^run.sh: --kvm: KVM cannot boot a guest to /init here' "$tmp/kr.err")" = 1 ] &&
+			grep -qF "$msr; its console: $tmp/kr/kvm-probe/console.log)): the kernels run under TCG" "$tmp/kr.err" &&
+			grep -q '^kernels: mmflag: the real-fault sweep in a guest (hzfbench vm --smp 4 ' "$tmp/kr.out"; then
+			ok "run.sh --kernels --kvm, qemu aborting under KVM: one line with qemu's error, then the guests under TCG"
+		else
+			fail "run.sh --kernels --kvm, qemu aborting under KVM: one line, then TCG" \
+				"$(cat "$tmp/kr.out" "$tmp/kr.err")"
+		fi
 	else
-		skip "vm --accel kvm, qemu aborting" "/dev/kvm does not open here"
+		skip "vm --accel kvm and run.sh --kernels --kvm, qemu aborting" "/dev/kvm does not open here"
 	fi
 else
 	skip "vm, qemu aborting" "busybox is not static (apt-get install busybox-static)"
