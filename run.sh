@@ -64,8 +64,9 @@ usage: ./run.sh [options] [-- sweep options...]
                    (hzfbench vm --mirror-host: every host PU a vCPU pinned to it,
                    each node's memory bound to its host node), 1 to N tasks, with
                    --profile: the kernels side by side, and each kernel's share in
-                   get_huge_zero_folio. Without a usable /dev/kvm: as --kernels
-                   alone, under TCG, and said so
+                   get_huge_zero_folio. Without a usable /dev/kvm, or where KVM
+                   cannot boot a first guest to /init within 20 s (said in one
+                   line with qemu's own error): as --kernels alone, under TCG
   --kvm-cpus LIST  with --kvm: mirror these host PUs only (default all; node 0's
                    where the host has more than qemu's 288)
   --fresh-c2c      measure the hand-off matrix again instead of reusing the one

@@ -212,6 +212,26 @@ if ! ./run.sh --no-install --kvm >"$tmp/log" 2>&1 && [ "$(wc -l <"$tmp/log")" = 
 else
 	fail "run.sh --kvm, --kvm-cpus refused" "$(cat "$tmp/log")"
 fi
+# make kernels' mirror: the machine's apt sources, read by apt (one-line and
+# deb822 alike); a third party's suite, a security archive and a disabled
+# entry are passed over; none at all is one line, exit 1
+mkdir -p "$tmp/apt/parts" "$tmp/apt/lists" "$tmp/apt/none"
+printf '%s\n' '# a comment' 'deb https://vendor.example.com/apt nodistro main' \
+	'deb [arch=amd64] http://security.example.org/debian-security stable-security main' >"$tmp/apt/sources.list"
+printf '%s\n' 'Types: deb' 'URIs: http://off.example.net/debian' 'Suites: stable' 'Components: main' \
+	'Enabled: no' '' 'Types: deb-src deb' 'URIs: http://mirror.example.net/debian/' \
+	'Suites: stable stable-updates' 'Components: main' >"$tmp/apt/parts/debian.sources"
+printf 'Dir::Etc::SourceList "%s";\nDir::Etc::SourceParts "%s";\nDir::State::Lists "%s";\n' \
+	"$tmp/apt/sources.list" "$tmp/apt/parts" "$tmp/apt/lists" >"$tmp/apt/apt.conf"
+printf 'Dir::Etc::SourceList "%s";\nDir::Etc::SourceParts "%s";\nDir::State::Lists "%s";\n' \
+	"$tmp/apt/sources.list" "$tmp/apt/none" "$tmp/apt/lists" >"$tmp/apt/none.conf"
+if [ "$(APT_CONFIG=$tmp/apt/apt.conf tools/apt-mirror.sh 2>&1)" = http://mirror.example.net/debian ] &&
+	! APT_CONFIG=$tmp/apt/none.conf tools/apt-mirror.sh >"$tmp/log" 2>&1 && [ "$(wc -l <"$tmp/log")" = 1 ] &&
+	grep -q "^hzfbench: kernels: no Debian mirror in this machine's apt sources (.*): set KERNEL_MIRROR$" "$tmp/log"; then
+	ok "make kernels' mirror: the deb822 entry of the machine's apt sources; none: one line, exit 1"
+else
+	fail "make kernels' mirror from the apt sources" "$(APT_CONFIG=$tmp/apt/apt.conf tools/apt-mirror.sh 2>&1)" "$(cat "$tmp/log")"
+fi
 # run.sh --tune on a fabricated machine ($HZF_SYSROOT): doctor --tune before the
 # short --ci sweep, --reset after it, and on SIGTERM; every file as it was
 sysroot() {	# DIR: a noisy machine of this one's PUs, and a copy of it in DIR.was

@@ -8,6 +8,8 @@
 # naming it), detect --lifecycle (the same) and detect's "cannot tell" where
 # faults map no huge zero folio, a command's exit status, --timeout, --boot-timeout and SIGTERM.
 # A --mirror-host guest: every vCPU pinned to its host PU, read back into vm.json.
+# A qemu that aborts (as under nested KVM here): one line with its own error;
+# under --accel auto and run.sh --kernels --kvm, TCG after it (where /dev/kvm opens).
 # --profile in the global and persistent kernels: the share of samples in the get.
 # --no-guests: the refusals alone (make test; make test-vm runs it all).
 # Ends with "vm: N passed, N failed, N skipped".
@@ -66,6 +68,66 @@ else
 	skip "vm: a guest" "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
 	finish vm
 	exit
+fi
+# a qemu that aborts under KVM as nested KVM does here (-cpu host and max: an
+# MSR it cannot set, then an assertion) and runs the real one otherwise; with
+# ALWAYS=1 it aborts under any accelerator
+fakeq=$tmp/fake-qemu
+mkdir -p "$fakeq"
+cat >"$fakeq/qemu-system-x86_64" <<FAKE
+#!/bin/sh
+case " \$* " in *" -accel kvm "*) ;; *) [ -n "\${ALWAYS:-}" ] || exec $(command -v qemu-system-x86_64) "\$@" ;; esac
+echo "qemu-system-x86_64: warning: host doesn't support requested feature: CPUID.80000001H:ECX.svm [bit 2]" >&2
+echo 'qemu-system-x86_64: error: failed to set MSR 0x10a to 0x0' >&2
+echo "qemu-system-x86_64: ../target/i386/kvm/kvm.c:3124: kvm_buf_set_msrs: Assertion \\\`ret == cpu->kvm_msr_buf->nmsrs' failed." >&2
+kill -ABRT \$\$
+FAKE
+chmod +x "$fakeq/qemu-system-x86_64"
+msr='qemu said "qemu-system-x86_64: error: failed to set MSR 0x10a to 0x0"'
+# dies: NAME WANT ARGS...: qemu ends before /init, one line naming its own error, exit 1
+dies() {
+	local name=$1 want=$2
+	shift 2
+	if PATH=$fakeq:$PATH $bin vm --out "$tmp/$name" --kernel /etc/hostname "$@" -- topo \
+		>"$tmp/$name.out" 2>"$tmp/$name.err"; then
+		rc=0
+	else
+		rc=$?
+	fi
+	if [ "$rc" = 1 ] && [ "$(wc -l <"$tmp/$name.err")" = 1 ] && grep -qF -- "$want" "$tmp/$name.err" &&
+		grep -qF "$msr; its console: $tmp/$name/console.log)" "$tmp/$name.err" &&
+		grep -q '^qemu-system-x86_64: error: failed to set MSR 0x10a' "$tmp/$name/console.log"; then
+		ok "vm $*, qemu aborting: exit 1, one line with qemu's own error"
+	else
+		fail "vm $*, qemu aborting: exit 1, one line with qemu's own error" "exit $rc" \
+			"$(cat "$tmp/$name.err")"
+	fi
+}
+if grep -q 'not a dynamic' < <(ldd "$(command -v busybox)" 2>&1); then
+	ALWAYS=1 dies abort-tcg "the kernel did not start /init before its command ended (qemu killed by signal 6;" --accel tcg
+	ALWAYS=1 dies abort-mirror "hzfbench: vm: --mirror-host: qemu ended before its QMP socket opened (" \
+		--accel tcg --mirror-host
+	if [ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+		dies abort-kvm "the kernel did not start /init before its command ended (qemu killed by signal 6;" --accel kvm
+		# run.sh --kernels --kvm: the probe says it in one line and the
+		# guests go on under TCG (here they end there: no real kernel)
+		mkdir -p "$tmp/fake-kernels/mmflag"
+		cp /etc/hostname "$tmp/fake-kernels/mmflag/bzImage"
+		PATH=$fakeq:$PATH HZF_KERNELS=$tmp/fake-kernels tools/kernels-run.sh "$tmp/kr" 2 5 1 '' \
+			>"$tmp/kr.out" 2>"$tmp/kr.err" || true
+		if [ "$(grep -c '^run.sh: --kvm: KVM cannot boot a guest to /init here' "$tmp/kr.err")" = 1 ] &&
+			grep -qF "$msr; its console: $tmp/kr/kvm-probe/console.log)): the kernels run under TCG" "$tmp/kr.err" &&
+			grep -q '^kernels: mmflag: the real-fault sweep in a guest (hzfbench vm --smp 4 ' "$tmp/kr.out"; then
+			ok "run.sh --kernels --kvm, qemu aborting under KVM: one line with qemu's error, then the guests under TCG"
+		else
+			fail "run.sh --kernels --kvm, qemu aborting under KVM: one line, then TCG" \
+				"$(cat "$tmp/kr.out" "$tmp/kr.err")"
+		fi
+	else
+		skip "vm --accel kvm and run.sh --kernels --kvm, qemu aborting" "/dev/kvm does not open here"
+	fi
+else
+	skip "vm, qemu aborting" "busybox is not static (apt-get install busybox-static)"
 fi
 if [ "${1:-}" = --no-guests ]; then	# make test: the guests are make test-vm's
 	skip "vm: the guests" "make test-vm boots them (about a minute here)"
@@ -133,6 +195,24 @@ if [ "$rc" = 1 ] && [ "$(wc -l <"$tmp/mirror-bad.err")" = 1 ] &&
 	ok "vm --mirror-host, qemu ending at once: one line, exit 1, qemu's reason in console.log ($(grep -m 1 '^qemu: ' "$tmp/mirror-bad/console.log"))"
 else
 	fail "vm --mirror-host, qemu ending at once" "exit $rc" "$(cat "$tmp/mirror-bad.err")" "$(cat "$tmp/mirror-bad/console.log" 2>/dev/null)"
+fi
+
+# --accel auto where qemu aborts under KVM: one line with its error, then the guest under TCG
+if [ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+	if PATH=$fakeq:$PATH $bin vm --accel auto --timeout 300 --boot-timeout 60 --out "$tmp/auto" -- topo \
+		>"$tmp/auto.out" 2>"$tmp/auto.err"; then
+		rc=0
+	else
+		rc=$?
+	fi
+	if [ "$rc" = 0 ] && grep -qxF "hzfbench: vm: kvm: qemu stopped before /init ($msr; its console: $tmp/auto/console.log): trying tcg" "$tmp/auto.err" &&
+		[ "$($json "$tmp/auto/vm.json" virtualized)" = tcg ] && [ "$($json "$tmp/auto/vm.json" boots)" = 2 ]; then
+		ok "vm --accel auto, qemu aborting under KVM: one line with its error, then the guest under TCG"
+	else
+		fail "vm --accel auto, qemu aborting under KVM: its error, then TCG" "exit $rc" "$(cat "$tmp/auto.err")"
+	fi
+else
+	skip "vm --accel auto, qemu aborting under KVM" "/dev/kvm does not open here"
 fi
 
 # --- scatter: tasks on CPUs of different nodes, the counter's page on node 1, verified ---

@@ -7,14 +7,18 @@
 # each allnoconfig + kernel/guest.config, built out of tree with ccache, into
 # build/kernels/VARIANT/bzImage (with its config, build log and timing).
 # Usage: tools/kernels.sh [VARIANT...]   (default: all three)
-# KERNEL_SUITE (unstable) names the Debian suite; its Release file may be
-# past its validity date on a mirror, so apt checks no date for it alone.
+# KERNEL_SUITE (unstable) names the Debian suite, fetched from KERNEL_MIRROR
+# or else the Debian mirror of this machine's apt sources (tools/apt-mirror.sh);
+# its Release file may be past its validity date on a mirror, so apt checks
+# no date for it alone.
 # Nothing is installed from it: apt-get download into a private apt state.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD/build/kernels
 suite=${KERNEL_SUITE:-unstable}
-mirror=${KERNEL_MIRROR:-http://deb.debian.org/debian}
+# the mirror: KERNEL_MIRROR, else the one this machine's apt uses
+mirror=${KERNEL_MIRROR:-}
+[ -n "$mirror" ] || mirror=$(tools/apt-mirror.sh)
 jobs=${KERNEL_JOBS:-$(nproc)}
 variants=("$@")
 [ "${#variants[@]}" -gt 0 ] || variants=(mmflag persistent global)

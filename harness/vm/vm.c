@@ -273,6 +273,18 @@ void zf_vm_init_script(const struct zf_vm_opts *o, enum zf_vm_accel accel,
 	zf_buf_free(&vm);
 }
 
+/* qemu's error_report() names the program; a few messages say "qemu: " */
+static bool qemu_error(const char *line)
+{
+	static const char *const names[] = { "qemu-system-x86_64: ", "qemu: ", NULL };
+	const char *const *name;
+
+	for (name = names; *name; name++)
+		if (!strncmp(line, *name, strlen(*name)))
+			return strncmp(line + strlen(*name), "warning: ", 9) != 0;
+	return false;
+}
+
 bool zf_vm_console_line(struct zf_vm_console *c, char *line)
 {
 	size_t n = strlen(line);
@@ -281,6 +293,8 @@ bool zf_vm_console_line(struct zf_vm_console *c, char *line)
 
 	while (n && (line[n - 1] == '\r' || line[n - 1] == '\n'))
 		line[--n] = '\0';
+	if (!c->qemu_said[0] && qemu_error(line))
+		snprintf(c->qemu_said, sizeof(c->qemu_said), "%s", line);
 	if (!c->up) {
 		/* the firmware's escape sequences may come first on the line */
 		up = strstr(line, "HZF-UP ");

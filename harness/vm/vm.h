@@ -127,11 +127,18 @@ struct zf_vm_console {
 	bool done;		/* the command ended: "HZF-EXIT <status>" */
 	int exit_status;
 	char release[128];	/* the guest kernel's uname -r */
+	/*
+	 * qemu's own first line that is not a warning ("qemu-system-x86_64:
+	 * error: failed to set MSR 0x10a to 0x0", "qemu: linux kernel too old
+	 * to load a ram disk"): its error, when it ends before /init; "" none
+	 */
+	char qemu_said[256];
 };
 /*
  * One console line (without its newline). Returns true when the line is
  * the command's own output, to be shown; markers, firmware and kernel
- * messages before /init and after the command are only logged.
+ * messages before /init and after the command are only logged. qemu's
+ * standard error is on the same pipe: its first error is kept.
  */
 bool zf_vm_console_line(struct zf_vm_console *c, char *line);
 

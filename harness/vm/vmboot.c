@@ -413,11 +413,20 @@ int zf_vm_run_qemu(char **argv, int log_fd, unsigned long timeout_s,
 			kill(pid, SIGKILL);
 			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 				;
-			/* what qemu said before it went (why it ended, often) into the log */
+			/* what qemu said before it went (why it ended, often): the log, and its error */
 			while ((n = read(pipefd[0], chunk, sizeof(chunk))) > 0 ||
-			       (n < 0 && errno == EINTR))
-				if (n > 0 && write(log_fd, chunk, (size_t)n) != n)
-					break;
+			       (n < 0 && errno == EINTR)) {
+				if (n <= 0)
+					continue;
+				if (write(log_fd, chunk, (size_t)n) != n) {
+					/* the log is a copy: its error is still read */
+				}
+				zf_buf_append(&pending, chunk, (size_t)n);
+				take_lines(&pending, b);
+			}
+			zf_buf_append(&pending, "\n", 1);	/* a last line without its newline */
+			take_lines(&pending, b);
+			zf_buf_free(&pending);
 			close(pipefd[0]);
 			b->end = ZF_VM_DIED;
 			b->qemu_status = status;

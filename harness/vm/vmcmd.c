@@ -155,6 +155,15 @@ static int tcg_check(const struct vm_state *s, char *why, size_t whylen)
 	return -ERANGE;
 }
 
+/* `qemu said "ITS ERROR"; `, or "" when it said none */
+static const char *qemu_words(const struct zf_vm_boot *b, char *buf, size_t len)
+{
+	if (!b->console.qemu_said[0])
+		return "";
+	snprintf(buf, len, "qemu said \"%s\"; ", b->console.qemu_said);
+	return buf;
+}
+
 /* qemu is up and stopped (-S): pin, read back, let it run */
 static int mirror_started(pid_t qemu, void *arg, char *why, size_t whylen)
 {
@@ -166,12 +175,11 @@ static int mirror_started(pid_t qemu, void *arg, char *why, size_t whylen)
 				 zf_vm_now_s() + (double)s->o.timeout_s - s->before_s, &s->rb, why,
 				 whylen);
 	s->pinned = !err || err == -EIO;	/* a mismatch was read back: vm.json keeps it */
-	if (err) {
+	if (err) {	/* boot_once() adds what qemu said as it went */
 		char what[512];
 
 		snprintf(what, sizeof(what), "%s", why);
-		snprintf(why, whylen, "--mirror-host: %s (its console: %s/console.log)", what,
-			 s->dir);
+		snprintf(why, whylen, "--mirror-host: %s", what);
 	}
 	return err;
 }
@@ -216,6 +224,13 @@ static int boot_once(struct vm_state *s, int log_fd, unsigned long up_within_s, 
 		err = zf_vm_run_qemu(a.argv, log_fd, s->o.timeout_s - (unsigned long)s->before_s,
 				     up_within_s, s->o.mirror ? &started : NULL, &s->boot, why,
 				     whylen);
+		if (err && s->o.mirror && s->boot.end == ZF_VM_DIED) {	/* mirror_started()'s */
+			char words[320];
+			size_t n = strlen(why);
+
+			snprintf(why + n, whylen - n, " (%sits console: %s/console.log)",
+				 qemu_words(&s->boot, words, sizeof(words)), s->dir);
+		}
 	} else if (err == -ENOMEM) {
 		snprintf(why, whylen, "%s", strerror(ENOMEM));
 	}
@@ -234,6 +249,7 @@ static int boot(struct vm_state *s, int log_fd, char *why, size_t whylen)
 	bool try_kvm = s->o.accel == ZF_VM_KVM || (s->o.accel == ZF_VM_AUTO && kvm_usable());
 	unsigned long within = s->o.boot_timeout_s;
 	unsigned long kvm_within = within && within < KVM_UP_WITHIN_S ? within : KVM_UP_WITHIN_S;
+	char words[320];
 	int err, again;
 
 	if (s->o.accel == ZF_VM_KVM && !kvm_usable()) {
@@ -253,8 +269,9 @@ static int boot(struct vm_state *s, int log_fd, char *why, size_t whylen)
 			fprintf(stderr, "hzfbench: vm: kvm: no sign of /init after %lu s (nested "
 				"virtualisation?): trying tcg\n", kvm_within);
 		else
-			fprintf(stderr, "hzfbench: vm: kvm: qemu stopped before /init (its "
-				"console: %s/console.log): trying tcg\n", s->dir);
+			fprintf(stderr, "hzfbench: vm: kvm: qemu stopped before /init (%sits "
+				"console: %s/console.log): trying tcg\n",
+				qemu_words(&s->boot, words, sizeof(words)), s->dir);
 	}
 	s->accel = try_kvm && s->o.accel == ZF_VM_KVM ? ZF_VM_KVM : ZF_VM_TCG;
 	if (s->accel == ZF_VM_TCG) {
@@ -274,7 +291,7 @@ static int boot(struct vm_state *s, int log_fd, char *why, size_t whylen)
 
 static int finish(struct vm_state *s, int log_fd)
 {
-	char why[PATH_MAX + 256];
+	char why[PATH_MAX + 256], words[320];
 	int err;
 
 	switch (s->boot.end) {
@@ -291,11 +308,12 @@ static int finish(struct vm_state *s, int log_fd)
 		return 1;
 	case ZF_VM_DIED:
 		s->ending = s->boot.console.up ? "guest died" : "no boot";
-		fprintf(stderr, "hzfbench: vm: %s before its command ended (qemu %s %d; its "
+		fprintf(stderr, "hzfbench: vm: %s before its command ended (qemu %s %d; %sits "
 			"console: %s/console.log)\n", s->boot.console.up ? "the guest stopped" :
 			"the kernel did not start /init", WIFSIGNALED(s->boot.qemu_status) ?
 			"killed by signal" : "exit", WIFSIGNALED(s->boot.qemu_status) ?
-			WTERMSIG(s->boot.qemu_status) : WEXITSTATUS(s->boot.qemu_status), s->dir);
+			WTERMSIG(s->boot.qemu_status) : WEXITSTATUS(s->boot.qemu_status),
+			qemu_words(&s->boot, words, sizeof(words)), s->dir);
 		return 1;
 	case ZF_VM_FINISHED:
 		break;

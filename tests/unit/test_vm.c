@@ -286,6 +286,33 @@ TEST(vm_console_markers)
 	EXPECT_STREQ(c.release, "7.2.13-hzf");
 }
 
+/* qemu's standard error shares the console's pipe: its first error is kept, warnings are not */
+TEST(vm_console_qemu_error)
+{
+	struct zf_vm_console c = { 0 };
+	char lines[][128] = {
+		"qemu-system-x86_64: warning: host doesn't support requested feature: "
+		"CPUID.80000001H:ECX.svm [bit 2]",
+		"SeaBIOS (version 1.16.2)",
+		"qemu-system-x86_64: error: failed to set MSR 0x10a to 0x0\r",
+		"qemu-system-x86_64: ../target/i386/kvm/kvm.c:3124: kvm_buf_set_msrs: Assertion "
+		"`ret == cpu->kvm_msr_buf->nmsrs' failed.",
+	};
+	struct zf_vm_console old = { 0 };
+	char too_old[] = "qemu: linux kernel too old to load a ram disk";
+	int i;
+
+	for (i = 0; i < 2; i++)
+		zf_vm_console_line(&c, lines[i]);
+	EXPECT_STREQ(c.qemu_said, "");		/* a warning is not its error */
+	for (; i < 4; i++)
+		zf_vm_console_line(&c, lines[i]);
+	EXPECT_STREQ(c.qemu_said, "qemu-system-x86_64: error: failed to set MSR 0x10a to 0x0");
+	EXPECT_TRUE(!c.up);
+	zf_vm_console_line(&old, too_old);
+	EXPECT_STREQ(old.qemu_said, "qemu: linux kernel too old to load a ram disk");
+}
+
 static int decode(const char *text, char *out, size_t len, char *why, size_t whylen)
 {
 	struct zf_buf tar = { 0 };
