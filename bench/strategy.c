@@ -87,7 +87,7 @@ const char *zf_strategy_not_one(char *buf, size_t len, const char *what,
 }
 
 /* every counter is an unsigned long, from gets to broken */
-_Static_assert(offsetof(struct zf_stats, broken) == 14 * sizeof(unsigned long),
+_Static_assert(offsetof(struct zf_stats, broken) == 15 * sizeof(unsigned long),
 	       "zf_stats_add() adds the fields of struct zf_stats as an array");
 
 void zf_stats_add(struct zf_stats *sum, const struct zf_stats *st)

@@ -41,13 +41,24 @@ struct zf_stats {
 	unsigned long alloc_failures;	/* no folio could be allocated */
 	unsigned long shrinks;		/* folios freed by the shrinker */
 	unsigned long alloc_ns;		/* time spent allocating (zeroing 2 MiB) */
+	unsigned long mm_tables_left;	/* mms that exited with page-table bytes counted */
 	unsigned long broken;		/* invariant violations seen at the time */
 };
 
-/* One mm: its flag word alone on its own lines (MMF_* bits). */
+/*
+ * One mm: its flag word alone on its own lines (MMF_* bits), then its
+ * page-table bytes on lines of their own, as far from the flags as the
+ * kernel's mm_struct keeps pgtables_bytes from flags: every fault adds a
+ * table's bytes and every zap takes them off (--mm-atomics), so in a thread
+ * mm these are the lines every task writes, whatever the strategy.
+ */
 struct zf_mm {
 	_Atomic unsigned long flags __attribute__((aligned(ZF_LINE)));
+	_Atomic long pgtables_bytes __attribute__((aligned(ZF_LINE)));
 };
+
+/* what a deposited page table adds to pgtables_bytes: PTRS_PER_PTE * sizeof(pte_t) */
+#define ZF_PTE_TABLE_BYTES	4096L
 
 #define ZF_MMF_HUGE_ZERO_FOLIO	0UL	/* mm has ever used the global huge zero folio */
 

@@ -128,6 +128,9 @@ void zf_mm_exit(const struct zf_strategy *s, struct zf_shared *zs, struct zf_mm 
 		struct zf_stats *st)
 {
 	st->mm_exits++;
+	/* check_mm(): an mm freed with page tables still counted is a leak */
+	if (atomic_load_explicit(&mm->pgtables_bytes, memory_order_relaxed))
+		st->mm_tables_left++;
 	if (s->mm_exit)
 		s->mm_exit(zs, mm, st);
 }

@@ -3,8 +3,10 @@
  * The usemem --readonly workload: what one task does to its region in one
  * pass. A fault is get() from the strategy, the folio stored in the task's
  * "page table" slot, one byte of it read (the user's read), and --fault-ns of
- * calibrated busy work standing for the rest of the kernel's fault path.
- * Teardown zaps every slot: put() per slot where the strategy counts them.
+ * calibrated busy work standing for the rest of the kernel's fault path,
+ * the mm's page-table bytes counted up first where the run emulates that
+ * (--mm-atomics). Teardown zaps every slot: put() per slot where the strategy
+ * counts them, and the bytes counted down.
  *
  * The two loops below are the whole measured work. Each strategy instantiates
  * them with its own get/put (ZF_DEFINE_PASSES), so nothing is called
@@ -28,6 +30,7 @@ struct zf_pass {
 	unsigned long fault_iters;	/* busy-work iterations per fault */
 	unsigned long read_sum;		/* OR of every byte read: stays 0 */
 	unsigned long fallbacks;	/* get() gave no folio */
+	bool mm_atomics;		/* emulated faults: count the mm's page-table bytes */
 	/* kernel faults: ticks around sampled get()s, and around nothing (usemem.h) */
 	uint64_t get_ticks, empty_ticks;
 	unsigned long timed_gets, timed_empties;
@@ -50,6 +53,21 @@ void zf_busy(unsigned long n);
 /* chooses zf_busy()'s unit, once; returns it: "tsc", "cntvct" or "loop" */
 const char *zf_busy_setup(void);
 
+/*
+ * mm_inc_nr_ptes() and mm_dec_nr_ptes(): a huge zero PMD's deposited page
+ * table counted in its mm's page-table bytes at the fault, under the PMD
+ * lock, and taken off at the zap; atomic_long_add/sub, which order nothing
+ */
+static inline __attribute__((always_inline)) void zf_mm_inc_nr_ptes(struct zf_mm *mm)
+{
+	atomic_fetch_add_explicit(&mm->pgtables_bytes, ZF_PTE_TABLE_BYTES, memory_order_relaxed);
+}
+
+static inline __attribute__((always_inline)) void zf_mm_dec_nr_ptes(struct zf_mm *mm)
+{
+	atomic_fetch_sub_explicit(&mm->pgtables_bytes, ZF_PTE_TABLE_BYTES, memory_order_relaxed);
+}
+
 /* one fault in every ZF_TIMED_EVERY has its get() timed, one other the timer alone */
 #define ZF_TIMED_EVERY	16
 
@@ -61,7 +79,7 @@ const char *zf_busy_setup(void);
  * --fault-ns 0 nothing is timed: the loop stays the bare stress.
  */
 static inline __attribute__((always_inline)) void
-zf_fault_loop_body(struct zf_pass *p, zf_get_fn get, bool busy)
+zf_fault_loop_body(struct zf_pass *p, zf_get_fn get, bool busy, bool mm_atomics)
 {
 	struct zf_shared *zs = p->zs;
 	struct zf_mm *mm = p->mm;
@@ -96,6 +114,8 @@ zf_fault_loop_body(struct zf_pass *p, zf_get_fn get, bool busy)
 			continue;
 		}
 		sum |= zf_folio_read(folio, off & (ZF_FOLIO_SIZE - 1));
+		if (mm_atomics)
+			zf_mm_inc_nr_ptes(mm);
 		if (busy)
 			zf_busy(iters);
 	}
@@ -110,14 +130,18 @@ zf_fault_loop_body(struct zf_pass *p, zf_get_fn get, bool busy)
 	}
 }
 
-/* two copies, so that --fault-ns 0 pays no test for the busy work */
+/* four copies, so that neither --fault-ns 0 nor --mm-atomics off pays a test a fault */
 static inline __attribute__((always_inline)) void
 zf_fault_loop(struct zf_pass *p, zf_get_fn get)
 {
-	if (p->fault_iters)
-		zf_fault_loop_body(p, get, true);
+	if (p->fault_iters && p->mm_atomics)
+		zf_fault_loop_body(p, get, true, true);
+	else if (p->fault_iters)
+		zf_fault_loop_body(p, get, true, false);
+	else if (p->mm_atomics)
+		zf_fault_loop_body(p, get, false, true);
 	else
-		zf_fault_loop_body(p, get, false);
+		zf_fault_loop_body(p, get, false, false);
 }
 
 static inline __attribute__((always_inline)) void
@@ -180,7 +204,7 @@ zf_kernel_fault_loop(struct zf_pass *p, zf_get_fn get)
 }
 
 static inline __attribute__((always_inline)) void
-zf_zap_loop(struct zf_pass *p, zf_put_fn put)
+zf_zap_loop_body(struct zf_pass *p, zf_put_fn put, bool mm_atomics)
 {
 	struct zf_shared *zs = p->zs;
 	struct zf_mm *mm = p->mm;
@@ -193,10 +217,21 @@ zf_zap_loop(struct zf_pass *p, zf_put_fn put)
 			continue;
 		if (put)
 			put(zs, mm, st);
+		if (mm_atomics)
+			zf_mm_dec_nr_ptes(mm);
 		slots[i] = NULL;
 		zaps++;
 	}
 	st->zaps += zaps;
+}
+
+static inline __attribute__((always_inline)) void
+zf_zap_loop(struct zf_pass *p, zf_put_fn put)
+{
+	if (p->mm_atomics)
+		zf_zap_loop_body(p, put, true);
+	else
+		zf_zap_loop_body(p, put, false);
 }
 
 /*
@@ -222,10 +257,11 @@ zf_zap_loop(struct zf_pass *p, zf_put_fn put)
 		zf_zap_loop(p, put_fn);					\
 	}
 
-/* a new mm: no flags set (fork/exec gives a fresh mm_struct) */
+/* a new mm: no flags set, no page tables (fork/exec gives a fresh mm_struct) */
 static inline void zf_mm_init(struct zf_mm *mm)
 {
 	atomic_store_explicit(&mm->flags, 0, memory_order_relaxed);
+	atomic_store_explicit(&mm->pgtables_bytes, 0, memory_order_relaxed);
 }
 
 /* a private anonymous MAP_NORESERVE region of len, MADV_HUGEPAGE; 0 or -errno */

@@ -94,12 +94,13 @@ static int parse_faults(struct zf_run_options *o)
 			 &o->sw.nfaults, "not a fault mode (emulated, kernel)");
 }
 
-static bool sweep_has_kernel(const struct zf_sweep *sw)
+/* whether the sweep has faults of mode */
+static bool sweep_has_fault(const struct zf_sweep *sw, enum zf_fault_mode mode)
 {
 	size_t i;
 
 	for (i = 0; i < sw->nfaults; i++)
-		if (sw->faults[i] == ZF_FAULT_KERNEL)
+		if (sw->faults[i] == mode)
 			return true;
 	return false;
 }
@@ -124,7 +125,7 @@ static int parse_strategies(struct zf_run_options *o, const char *def)
 static int parse_sweep_strategies(struct zf_run_options *o)
 {
 	const struct zf_strategy *const *s;
-	bool kernel = sweep_has_kernel(&o->sw);
+	bool kernel = sweep_has_fault(&o->sw, ZF_FAULT_KERNEL);
 	struct zf_buf def = { 0 };
 	int err;
 
@@ -243,8 +244,12 @@ static int sweep_or_run_options(int argc, char **argv, bool single, int meta_arg
 	if (single && o->sw.faults[0] == ZF_FAULT_EMULATED && !o->sw.strategies[0]->fault_pass)
 		return bad("--strategy", o->sw.strategies[0]->name,
 			   "measures the running kernel alone: needs --fault kernel");
-	if (o->set_thp && !sweep_has_kernel(&o->sw))
+	if (o->set_thp && !sweep_has_fault(&o->sw, ZF_FAULT_KERNEL))
 		return bad("--set-thp", o->set_thp, "only kernel faults use THP: add --fault kernel");
+	if (!o->sw.mm_atomics && !sweep_has_fault(&o->sw, ZF_FAULT_EMULATED))
+		return bad("--mm-atomics", "off", RUN_OR_SWEEP(o,
+			   "a kernel fault counts its mm itself: only emulated faults leave it out",
+			   "a kernel fault counts its mm itself: add emulated to --faults"));
 	err = open_topology(o, &topo, !o->sw.plan);	/* a plan may be for another machine */
 	if (err)
 		return err;

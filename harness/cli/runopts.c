@@ -214,6 +214,8 @@ static json_t *meta_sched(const void *opts)
 	return json_string(zf_sched_name(&SWEEP(opts)->sched, name, sizeof(name)));
 }
 
+static const char *const on_off[] = { "on", "off", NULL };
+
 #define FIELD(f)	.off = offsetof(struct zf_run_options, f)
 #define CUSTOM(fn)	.kind = ZF_OPT_CUSTOM, .parse = fn
 #define META(key, fn)	.meta = (key), .meta_json = (fn)
@@ -281,6 +283,12 @@ static const struct zf_opt opt_table[] = {
 	  .max = 10000000, .arg = "NS", .def = "0",
 	  .help = "busy work per fault for the rest of the fault path",
 	  .meta = "fault_ns" },
+	{ .name = "mm-atomics", .kind = ZF_OPT_WORD, .words = on_off, .cmds = ZF_CMD_MEASURE,
+	  FIELD(mm_atomics), .arg = "on|off", .def = "on", .help = "emulated faults: each "
+	  "fault adds its page table's bytes to the mm's count and each zap takes them off, "
+	  "atomically, as the kernel does (a line every thread of one mm writes); off leaves "
+	  "the strategy's count alone",
+	  .meta = "mm_atomics" },
 	{ .name = "shrink-hz", .kind = ZF_OPT_ULONG, .cmds = ZF_CMD_MEASURE, FIELD(sw.shrink_hz),
 	  .max = 100000, .arg = "HZ", .def = "0", .help = "memory pressure: the strategy's "
 	  "shrinker counts and scans this often while the tasks run; 0: never (100 with "
@@ -395,6 +403,7 @@ int zf_run_options_parse(const char *cmd, int argc, char **argv, struct zf_run_o
 	if (err || o->opt.cmd_bit == ZF_CMD_TOPO)
 		return err;
 	o->sw.events_given = zf_opt_typed(&o->opt, "events");
+	o->sw.mm_atomics = !strcmp(o->mm_atomics, "on");
 	if (zf_opt_typed(&o->opt, "max-reps") && !o->sw.reps_auto)
 		return bad("--max-reps", zf_opt_typed(&o->opt, "max-reps"), "needs --reps auto");
 	if (zf_opt_typed(&o->opt, "min-reps") && !o->sw.reps_auto)

@@ -27,6 +27,7 @@ struct zf_run_options {
 	struct zf_opt_set opt;		/* the table, and what was typed */
 	const char *strategies, *task_kinds, *placements, *tasks, *topology, *faults;
 	const char *set_thp;
+	const char *mm_atomics;		/* "on" or "off" */
 	unsigned long faults_per_life;
 	bool summary;
 };

@@ -249,6 +249,12 @@ static int check_run(struct zf_runner *r, struct zf_run_result *res)
 			 res->total.gets, res->total.zaps);
 		return -EPROTO;
 	}
+	if (res->total.mm_tables_left) {
+		snprintf(res->error, sizeof(res->error),
+			 "invariant: %lu mm exits found page-table bytes still counted",
+			 res->total.mm_tables_left);
+		return -EPROTO;
+	}
 	if (s->check && s->check(r->zs, &res->total, why, sizeof(why))) {
 		snprintf(res->error, sizeof(res->error), "invariant: %s: %s", s->name, why);
 		return -EPROTO;

@@ -37,6 +37,7 @@ struct zf_run_config {
 	unsigned long faults_per_pass;
 	unsigned long step;
 	unsigned long fault_ns;		/* busy work per fault */
+	bool mm_atomics;		/* emulated faults count the mm's page-table bytes */
 	double busy_iters_per_ns;	/* from zf_busy_calibrate() */
 	unsigned int reps, warmup;
 	unsigned long min_ms;		/* a repetition lasts at least this */

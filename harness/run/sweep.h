@@ -28,6 +28,7 @@ struct zf_sweep {
 	unsigned long long size, step;
 	unsigned long fault_ns, reps, warmup, min_ms;
 	bool reps_auto;			/* --reps auto: until the median's interval is narrow */
+	bool mm_atomics;		/* --mm-atomics: emulated faults count the mm's tables */
 	unsigned long max_reps;		/* --reps auto: at most this many */
 	unsigned long min_reps;		/* --reps auto: at least this many (6: five give no 95%) */
 	double target_ci_pct;		/* --reps auto: the interval's half-width, % of the median */

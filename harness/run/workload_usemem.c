@@ -151,6 +151,8 @@ static int usemem_task_init(struct zf_task *t, char *why, size_t len)
 	t->pass.faults_per_pass = cfg->faults_per_pass;
 	t->pass.step = cfg->step;
 	t->pass.fault_iters = (unsigned long)(cfg->fault_ns * cfg->busy_iters_per_ns + 0.5);
+	/* a real fault counts the kernel's own mm: nothing to emulate beside it */
+	t->pass.mm_atomics = cfg->mm_atomics && cfg->fault == ZF_FAULT_EMULATED;
 	return 0;
 }
 

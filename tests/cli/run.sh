@@ -231,6 +231,9 @@ bad "--strategy: native: measures the running kernel alone" run --strategy nativ
 bad "--faults: real: not a fault mode" sweep --faults emulated,real
 bad "--set-thp: never: not a THP mode" run --fault kernel --strategy native --set-thp never
 bad "--set-thp: madvise: only kernel faults use THP" run --set-thp madvise
+bad "--mm-atomics: maybe: not on or off" run --mm-atomics maybe
+bad "--mm-atomics: off: a kernel fault counts its mm itself" run --fault kernel --mm-atomics off
+bad "--mm-atomics: off: a kernel fault counts its mm itself" sweep --faults kernel --mm-atomics off
 bad "--reps: 0: too small" run --reps 0
 bad "--events: bogus: not an event" run --events cycles,bogus
 bad "--events: cycles: given twice" sweep --events cycles,cycles

@@ -25,6 +25,7 @@ static int small_run(const struct zf_strategy *s, enum zf_task_kind kind, int nt
 		.plan = plan,
 		.faults_per_pass = 512,
 		.step = 2 << 20,
+		.mm_atomics = true,	/* as run's default: every mm's count checked at its exit */
 		.busy_iters_per_ns = 1,
 		.reps = 3,
 		.warmup = 1,

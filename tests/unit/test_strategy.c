@@ -2,8 +2,10 @@
 /* Strategy semantics: references, the mm flag, the shrinker, poison, and the races. */
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 
@@ -597,6 +599,64 @@ TEST(strategy_table_says_each_kind)
 	/* a name taken is refused, and the list is left as it was */
 	EXPECT_EQ(zf_strategy_register(&zf_strategy_global), -EEXIST);
 	EXPECT_TRUE(zf_strategies[5] == NULL);
+}
+
+/*
+ * --mm-atomics: each emulated fault counts its deposited table in the mm's
+ * page-table bytes and each zap takes it off, on the mm's own line, whatever
+ * the strategy; off, the line is never touched
+ */
+TEST(mm_atomics_count_each_fault_and_zap_on_the_mm)
+{
+	const struct zf_strategy *const *s;
+	struct zf_folio *slots[8];
+
+	_Static_assert(offsetof(struct zf_mm, pgtables_bytes) >= ZF_LINE,
+		       "the page-table bytes lie apart from the flag word");
+	for (s = zf_strategies; *s; s++) {
+		struct zf_shared *zs;
+		struct zf_stats st = { 0 };
+		struct zf_mm mm;
+		int on;
+
+		if (!(*s)->fault_pass)
+			continue;	/* native: real faults count the kernel's own mm */
+		for (on = 0; on < 2; on++) {
+			struct zf_pass p = { .mm = &mm, .st = &st, .slots = slots,
+					     .faults_per_pass = 8, .step = 2UL << 20,
+					     .mm_atomics = on };
+
+			zs = new_shared(2);
+			ASSERT_TRUE(zs);
+			p.zs = zs;
+			ASSERT_EQ((*s)->init ? (*s)->init(zs, &st) : 0, 0);
+			zf_mm_init(&mm);
+			(*s)->fault_pass(&p);
+			EXPECT_EQ(p.fallbacks, 0);
+			EXPECT_EQ(atomic_load(&mm.pgtables_bytes), on ? 8 * ZF_PTE_TABLE_BYTES : 0);
+			(*s)->zap_pass(&p);
+			EXPECT_EQ(atomic_load(&mm.pgtables_bytes), 0);
+			zf_mm_exit(*s, zs, &mm, &st);
+			EXPECT_EQ(st.mm_tables_left, 0);
+			free_shared(zs);
+			memset(&st, 0, sizeof(st));
+		}
+	}
+}
+
+/* check_mm(): an mm that exits with page-table bytes still counted is said */
+TEST(mm_exit_with_tables_counted_is_a_broken_invariant)
+{
+	struct zf_stats st = { 0 };
+	struct zf_mm mm;
+
+	zf_mm_init(&mm);
+	zf_mm_inc_nr_ptes(&mm);
+	zf_mm_exit(&zf_strategy_persistent, NULL, &mm, &st);
+	EXPECT_EQ(st.mm_tables_left, 1);
+	zf_mm_init(&mm);
+	zf_mm_exit(&zf_strategy_persistent, NULL, &mm, &st);
+	EXPECT_EQ(st.mm_tables_left, 1);
 }
 
 /* every pass's region on a 2 MiB boundary, whole, and gone after its unmap */
