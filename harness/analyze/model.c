@@ -122,7 +122,9 @@ int zf_model_predict(const struct zf_model_in *in, const char *strategy, int n,
 	double free_d = u + (n > 1 ? (double)(n - 1) / n : 0) * h;
 	/* a queue: the line goes to a task that waited, so it always moves */
 	double queue_d = u + h;
-	double t, mms = in->threads ? 1 : n;
+	/* the asymptotic bounds: all of one task's demands alone, or one line's queue */
+	double alone, queue = 0, t, mms = in->threads ? 1 : n;
+	double pp = (double)n * (in->faults_per_pass ? in->faults_per_pass : 1);
 	const struct zf_strategy *s = zf_strategy_find(strategy);
 
 	memset(out, 0, sizeof(*out));
@@ -132,29 +134,44 @@ int zf_model_predict(const struct zf_model_in *in, const char *strategy, int n,
 	switch (s->model) {
 	case ZF_MODEL_SHARED:
 		/* its own work and one get, or its turn in the line's queue */
-		t = in->fixed_ns + free_d;
-		if (n * queue_d > t) {
-			t = n * queue_d;
+		alone = in->fixed_ns + free_d;
+		queue = n * queue_d;
+		if (queue > alone)
 			out->line_ns = queue_d;
-		}
 		break;
 	case ZF_MODEL_PER_MM:
 		/* one get per mm per pass, shared among the mm's tasks: no queue */
-		t = in->fixed_ns + mms * free_d / ((double)n * (in->faults_per_pass ? in->faults_per_pass : 1));
+		alone = in->fixed_ns + mms * free_d / pp;
 		break;
 	case ZF_MODEL_UNCOUNTED:
-		t = in->fixed_ns;
+		alone = in->fixed_ns;
 		break;
 	default:
 		return -1;
 	}
-	out->ns_per_fault = t;
+	t = alone > queue ? alone : queue;
 	out->get_ns = t - in->fixed_ns;
+	if (in->mm_line && n > 1) {
+		/*
+		 * The mm's line, a second server that every strategy uses once a
+		 * fault: its trip joins the task's demands alone, its queue (n
+		 * adds a round) is one more bound. Its add's U is in F already.
+		 */
+		double mm_alone = alone + (double)(n - 1) / n * h, mm_queue = n * (in->get_ns + h);
+		double mm_t = mm_alone > queue ? mm_alone : queue;
+
+		if (mm_queue > mm_t)
+			mm_t = mm_queue;
+		out->mm_ns = mm_t - t;
+		t = mm_t;
+	}
+	out->ns_per_fault = t;
 	out->get_share = t > 0 ? out->get_ns / t : 0;
 	out->faults_per_sec = t > 0 ? n * 1e9 / t : 0;
 	out->life_ns = out->put_ns = out->life_get_share = NAN;
 	if (in->teardown_ns >= 0) {
-		double z = in->teardown_ns, b = in->put_batch > 1 ? in->put_batch : 1, tz = z;
+		double z = in->teardown_ns, b = in->put_batch > 1 ? in->put_batch : 1;
+		double tz_alone = z, tz_queue = 0, tz;
 
 		if (s->model == ZF_MODEL_SHARED) {
 			/*
@@ -162,16 +179,24 @@ int zf_model_predict(const struct zf_model_in *in, const char *strategy, int n,
 			 * each move of the line: U each and a B-th of a trip,
 			 * or, queued, n of those per teardown of each task's.
 			 */
-			double put_free = in->get_ns + (n > 1 ? (double)(n - 1) / n : 0) * h / b;
-			double put_queue = in->get_ns + h / b;
-
-			tz = z + put_free > n * put_queue ? z + put_free : n * put_queue;
+			tz_alone += in->get_ns + (n > 1 ? (double)(n - 1) / n : 0) * h / b;
+			tz_queue = n * (in->get_ns + h / b);
 		} else if (s->model == ZF_MODEL_PER_MM) {
 			/* one put per mm, at its exit */
-			tz = z + mms * free_d / ((double)n * (in->faults_per_pass ? in->faults_per_pass : 1));
+			tz_alone += mms * free_d / pp;
+		}
+		tz = tz_alone > tz_queue ? tz_alone : tz_queue;
+		out->put_ns = tz - z;
+		if (in->mm_line && n > 1) {
+			/* and a sub on the mm's line per zapped PMD, B in a row a move */
+			double mm_queue = n * (in->get_ns + h / b);
+
+			tz_alone += (double)(n - 1) / n * h / b;
+			tz = tz_alone > tz_queue ? tz_alone : tz_queue;
+			if (mm_queue > tz)
+				tz = mm_queue;
 		}
 		out->life_ns = t + tz;
-		out->put_ns = tz - z;
 		out->life_get_share = out->life_ns > 0 ? out->get_ns / out->life_ns : 0;
 	}
 	return 0;

@@ -30,6 +30,13 @@ struct zf_model_in {
 	 */
 	double teardown_ns;
 	double put_batch;
+	/*
+	 * One more line every task writes, whatever the strategy: a thread
+	 * mm's page-table bytes, an atomic add a fault and a sub a zap (real
+	 * kernel faults, and emulated ones under --mm-atomics on). Its own
+	 * cost on a cached line is taken to be U and to be in F already.
+	 */
+	bool mm_line;
 };
 
 struct zf_model_out {
@@ -38,6 +45,7 @@ struct zf_model_out {
 	double get_ns;			/* of which the count (ns_per_fault - F) */
 	double get_share;		/* get_ns / ns_per_fault */
 	double line_ns;			/* D: the line's time per counted get (queued or not) */
+	double mm_ns;			/* the mm line's part of ns_per_fault beyond F and the get */
 	/* usemem's clock, fault and teardown: NAN without teardown_ns */
 	double life_ns;			/* each task's fault and its teardown, per fault */
 	double put_ns;			/* of which the count at teardown */

@@ -51,7 +51,7 @@
 
 struct model_opts {
 	const char *from, *c2c, *handoff, *tasks, *placement, *kind, *fault, *xml, *out;
-	const char *preset, *contention;
+	const char *preset, *contention, *mm_atomics;
 	double fixed_ns, get_ns;	/* <0: not given */
 	double teardown_ns, put_batch;	/* <0: not given */
 	unsigned long long step, size;
@@ -70,6 +70,7 @@ struct model_row {
 	double retries;				/* the run's lost CAS a get; NAN: none */
 	double teardown_ns, put_batch;		/* usemem's whole clock; Z < 0: unknown */
 	struct zf_model_out out, with;		/* the bound; with the run's retries */
+	bool mm_line;				/* a line of the mm every task writes (threads) */
 	char outside[192];			/* why no ratio: outside the model, or not known */
 	bool domain_unknown;			/* no contention data to tell in from outside */
 	int done;
@@ -372,6 +373,26 @@ static void rows_free(struct model_row *rows, size_t n)
 	free(rows);
 }
 
+/*
+ * whether dir's emulated faults counted the mm's page-table bytes: its
+ * meta.json's --mm-atomics; a folder from before that option did not
+ */
+static bool mm_atomics_of(const char *dir)
+{
+	char *meta = zf_results_meta(dir), v[16] = "";
+	bool on = meta && !zf_json_get(meta, "options.mm_atomics", v, sizeof(v)) &&
+		  !strcmp(v, "on");
+
+	free(meta);
+	return on;
+}
+
+/* threads write one mm's page-table bytes: a kernel fault always, emulated under --mm-atomics */
+static bool mm_line(const struct model_row *m, bool mm_atomics)
+{
+	return !strcmp(m->kind, "thread") && (!strcmp(m->fault, "kernel") || mm_atomics);
+}
+
 static int rows_from_summary(const char *dir, const struct model_opts *o,
 			     const struct contention *ct, struct model_row **rows, size_t *nrows,
 			     size_t *left_out)
@@ -382,6 +403,8 @@ static int rows_from_summary(const char *dir, const struct model_opts *o,
 	struct zf_csv c;
 	size_t line = 0, r;
 	int err;
+
+	bool mm_atomics = mm_atomics_of(dir);
 
 	/* optional: without it there is no retry figure, only the bound */
 	snprintf(path, sizeof(path), "%s/counters.csv", dir);
@@ -418,6 +441,7 @@ static int rows_from_summary(const char *dir, const struct model_opts *o,
 			break;
 		}
 		m->tasks = (int)num_at(&c, r, "tasks");
+		m->mm_line = mm_line(m, mm_atomics);
 		m->step = (unsigned long long)num_at(&c, r, "step");
 		m->faults_per_pass = (unsigned long)num_at(&c, r, "faults_per_pass");
 		m->measured_ns = num_at(&c, r, "ns_per_fault_median");
@@ -479,6 +503,7 @@ static int rows_from_options(const struct model_opts *o, struct zf_topo *topo,
 				return 1;
 			}
 			m->tasks = (int)tasks[i];
+			m->mm_line = mm_line(m, strcmp(o->mm_atomics, "off"));
 			m->step = o->step;
 			m->faults_per_pass = (o->size / o->step) ? o->size / o->step : 1;
 			m->measured_ns = m->measured_get_ns = m->retries = NAN;
@@ -576,6 +601,9 @@ static json_t *json_row(const struct model_row *m)
 			"life_get_share", zf_json_real(m->out.life_get_share))))
 		goto fail;
 	if (row && !life && json_object_set_new(row, "life_ns", json_null()))
+		goto fail;
+	if (row && json_object_set_new(row, "mm_line_ns",
+				       zf_json_real(m->mm_line ? m->out.mm_ns : NAN)))
 		goto fail;
 	if (row && json_object_set_new(row, "domain",
 				       zf_json_text(m->outside[0] ? m->outside : "in the model")))
@@ -762,6 +790,7 @@ static int opt_put_batch(const char *opt, const char *arg, void *opts)
 
 static const char *const task_kinds[] = { "thread", "process", NULL };
 static const char *const fault_modes[] = { "emulated", "kernel", NULL };
+static const char *const on_off[] = { "on", "off", NULL };
 
 #define FIELD(f)	.cmds = 1, .off = offsetof(struct model_opts, f)
 #define CUSTOM(fn)	.kind = ZF_OPT_CUSTOM, .parse = fn
@@ -801,6 +830,10 @@ static const struct zf_opt model_table[] = {
 	{ .name = "topology", .kind = ZF_OPT_STRING, FIELD(xml), .arg = "FILE",
 	  .help = "an hwloc XML topology (default with --from: DIR/topology.xml, else this "
 	  "machine, or HWLOC_SYNTHETIC when set)" },
+	{ .name = "mm-atomics", .kind = ZF_OPT_WORD, .words = on_off, FIELD(mm_atomics),
+	  .arg = "on|off", .help = "without --from: emulated threads also write their mm's "
+	  "page-table bytes, a line of its own, each fault and zap (run's --mm-atomics; "
+	  "kernel faults always do; default on; with --from: the folder's)" },
 	{ .name = "teardown-ns", .kind = ZF_OPT_NS, FIELD(teardown_ns), .arg = "NS",
 	  .help = "a fault's teardown without any count: usemem's whole clock (default with "
 	  "--from: persistent's 1-task teardown a fault)" },
@@ -831,10 +864,10 @@ static int parse_opts(int argc, char **argv, struct model_opts *o)
 		return err;
 	if (o->handoff && o->c2c)
 		return zf_bad_value("--handoff-ns", o->handoff, "give it or --c2c, not both");
-	if (o->from && (o->tasks || o->placement || o->kind || o->fault))
+	if (o->from && (o->tasks || o->placement || o->kind || o->fault || o->mm_atomics))
 		return zf_bad_value("--from", o->from,
 				    "takes its configurations from the folder: no --tasks, "
-				    "--placement, --task-kind or --fault");
+				    "--placement, --task-kind, --fault or --mm-atomics");
 	if (o->preset && apply_preset(o))
 		return 2;
 	if (!o->from && (o->fixed_ns < 0 || o->get_ns < 0)) {
@@ -874,6 +907,8 @@ int zf_model_main(int argc, char **argv)
 		o.kind = "thread";
 	if (!o.fault)
 		o.fault = "emulated";
+	if (!o.mm_atomics)
+		o.mm_atomics = "on";
 	if (o.from && !o.xml) {
 		snprintf(xml, sizeof(xml), "%s/topology.xml", o.from);
 		if (!access(xml, R_OK))
@@ -919,7 +954,8 @@ int zf_model_main(int argc, char **argv)
 		struct model_row *m = &rows[i];
 		struct zf_model_in in = { .fixed_ns = m->fixed_ns, .get_ns = m->get_ns,
 			.faults_per_pass = m->faults_per_pass, .threads = !strcmp(m->kind, "thread"),
-			.teardown_ns = m->teardown_ns, .put_batch = m->put_batch };
+			.teardown_ns = m->teardown_ns, .put_batch = m->put_batch,
+			.mm_line = m->mm_line };
 
 		m->handoff_ns = known_handoff(rows, i);
 		if (m->handoff_ns < 0)

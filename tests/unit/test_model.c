@@ -164,6 +164,39 @@ TEST(model_whole_clock_gets_and_batched_puts)
 	EXPECT_TRUE(isnan(o.life_ns) && isnan(o.life_get_share) && NEAR(o.ns_per_fault, 117));
 }
 
+/* a thread mm's page-table bytes: one more line every strategy writes a fault and a zap */
+TEST(model_mm_line_every_strategy_pays_in_threads)
+{
+	struct zf_model_in in = { .fixed_ns = 100, .get_ns = 2, .faults_per_pass = 100,
+				  .threads = true, .mm_line = true, .teardown_ns = 50,
+				  .put_batch = 1 };
+	struct zf_model_out o;
+
+	/* one task: the line never moves, its add is in F */
+	ASSERT_EQ(zf_model_predict(&in, "persistent", 1, 20, &o), 0);
+	EXPECT_TRUE(NEAR(o.ns_per_fault, 100) && o.mm_ns == 0 && NEAR(o.life_ns, 150));
+	/* four: three quarters of a trip a fault, 100 + 15; not queued (4 x 22 = 88) */
+	ASSERT_EQ(zf_model_predict(&in, "persistent", 4, 20, &o), 0);
+	EXPECT_TRUE(NEAR(o.ns_per_fault, 115) && NEAR(o.mm_ns, 15) && o.get_ns == 0);
+	/* the zap's subs, one a move, queue: 4 x 22 = 88 > 50 + 15 */
+	EXPECT_TRUE(NEAR(o.life_ns, 115 + 88) && o.put_ns == 0);
+	/* forty: the mm line's queue, 40 x 22, whatever the strategy counts */
+	ASSERT_EQ(zf_model_predict(&in, "persistent", 40, 20, &o), 0);
+	EXPECT_TRUE(NEAR(o.ns_per_fault, 880) && NEAR(o.mm_ns, 780));
+	ASSERT_EQ(zf_model_predict(&in, "mmflag", 40, 20, &o), 0);
+	EXPECT_TRUE(NEAR(o.ns_per_fault, 880));
+	/* global: both lines; alone 100 + 17 + 15 = 132 > 4 x 22, so not queued at four */
+	ASSERT_EQ(zf_model_predict(&in, "global", 4, 20, &o), 0);
+	EXPECT_TRUE(NEAR(o.ns_per_fault, 132) && NEAR(o.get_ns, 17) && NEAR(o.mm_ns, 15));
+	/* queued on its own line, the mm's trip is not added on top of the queue */
+	ASSERT_EQ(zf_model_predict(&in, "global", 40, 20, &o), 0);
+	EXPECT_TRUE(NEAR(o.ns_per_fault, 880) && NEAR(o.get_ns, 780) && o.mm_ns == 0);
+	/* processes, or no mm line: persistent stays F */
+	in.mm_line = false;
+	ASSERT_EQ(zf_model_predict(&in, "persistent", 40, 20, &o), 0);
+	EXPECT_TRUE(NEAR(o.ns_per_fault, 100) && NEAR(o.life_ns, 150));
+}
+
 TEST(model_lost_cas_each_another_get)
 {
 	struct zf_model_in in = { .fixed_ns = 1, .get_ns = 2, .faults_per_pass = 100,
