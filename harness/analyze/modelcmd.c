@@ -330,13 +330,17 @@ static int contention_at(const struct contention *ct, double ns)
 static void domain_check(struct model_row *m, const struct contention *ct)
 {
 	struct zf_model_in in = { .fixed_ns = m->fixed_ns, .get_ns = m->get_ns, .teardown_ns = -1 };
+	/* the line in question: the count's, or a thread mm's that every strategy writes */
+	const char *shared = zf_strategy_name(zf_strategy_first_of(ZF_MODEL_SHARED));
+	const char *ops = is_shared(m->strategy) ? "gets" : "the mm line's adds";
+	const char *op = is_shared(m->strategy) ? "get" : "add";
 	struct zf_model_out two;
 	double expect;
 	int k;
 
 	m->outside[0] = '\0';
 	m->domain_unknown = false;
-	if (!is_shared(m->strategy) || m->tasks < 2)
+	if ((!is_shared(m->strategy) && !m->mm_line) || m->tasks < 2)
 		return;
 	if (!ct->n) {
 		/* the ratio would read as a verdict on a model that may not hold here */
@@ -348,19 +352,19 @@ static void domain_check(struct model_row *m, const struct contention *ct)
 	if (k < 0)
 		return;
 	in.fixed_ns = ct->w[k].work_ns;
-	zf_model_predict(&in, m->strategy, 2, m->handoff_ns, &two);
+	zf_model_predict(&in, shared, 2, m->handoff_ns, &two);
 	expect = two.line_ns > m->get_ns + m->handoff_ns / 2 + 1e-9 ? 1 : 2;	/* queued: D1 */
 	if (ct->w[k].per_move > DOMAIN_SLACK * expect)
 		snprintf(m->outside, sizeof(m->outside), "outside the model: with %.0f ns of work "
-			 "between gets a CPU kept the line for %.1f of them (c2c-contention.csv at "
-			 "%.0f ns), where the model moves it every %s", m->fixed_ns, ct->w[k].per_move,
-			 ct->w[k].work_ns, expect > 1 ? "second get" : "get");
+			 "between %s a CPU kept the line for %.1f of them (c2c-contention.csv at "
+			 "%.0f ns), where the model moves it every %s%s", m->fixed_ns, ops,
+			 ct->w[k].per_move, ct->w[k].work_ns, expect > 1 ? "second " : "", op);
 	else if (ct->w[k].ns_per_op > 0 && (ct->w[k].ns_per_op * DOMAIN_SLACK < two.ns_per_fault ||
 					  ct->w[k].ns_per_op > DOMAIN_SLACK * two.ns_per_fault))
 		snprintf(m->outside, sizeof(m->outside), "outside the model: two CPUs with %.0f ns "
-			 "of work between gets took %.0f ns a get and its work (c2c-contention.csv), "
-			 "where the model gives them %.0f", ct->w[k].work_ns, ct->w[k].ns_per_op,
-			 two.ns_per_fault);
+			 "of work between %s took %.0f ns a%s %s and its work "
+			 "(c2c-contention.csv), where the model gives them %.0f", ct->w[k].work_ns, ops,
+			 ct->w[k].ns_per_op, is_shared(m->strategy) ? "" : "n", op, two.ns_per_fault);
 }
 
 /* rows and the placements of the first n */

@@ -226,6 +226,82 @@ TEST(golden_model_csv)
 	EXPECT_EQ(system(cmd), 0);
 }
 
+/* the row of model.csv of strategy, kind and tasks (emulated, compact); NULL if none */
+static char **model_row_of(struct zf_csv *c, const char *strategy, const char *kind, int tasks)
+{
+	size_t i;
+
+	for (i = 0; i < c->nrows; i++) {
+		char **r = c->rows[i];
+
+		if (!strcmp(r[zf_csv_col(c, "strategy")], strategy) &&
+		    !strcmp(r[zf_csv_col(c, "task_kind")], kind) &&
+		    !strcmp(r[zf_csv_col(c, "fault")], "emulated") &&
+		    !strcmp(r[zf_csv_col(c, "placement")], "compact") &&
+		    atoi(r[zf_csv_col(c, "tasks")]) == tasks)
+			return r;
+	}
+	return NULL;
+}
+
+/*
+ * a folder whose meta.json says --mm-atomics on: its emulated threads write
+ * one mm line, persistent's too, and at no work between faults that line
+ * stays with a CPU as global's does: outside the model, said in the tag
+ */
+TEST(model_mm_atomics_from_meta_json)
+{
+	char dir[] = "/tmp/hzfmmline.XXXXXX", cmd[PATH_MAX * 4], out[PATH_MAX + 16];
+	char contention[PATH_MAX + 32], from[PATH_MAX + 16], path[PATH_MAX + 32];
+	static const char rows[] = "pu_a,pu_b,level,work_ns,ns_per_op,ops_per_transfer,"
+		"retries_per_op,ops\n0,1,node,0,33.000,15.000,0.050,60000\n";
+	char *argv[] = { "model", "--from", from, "--contention", contention,
+			 "--handoff-ns", "30", "--out", out, NULL };
+	struct zf_csv c = { 0 };
+	size_t line = 0;
+	char **r;
+	int err, saved;
+
+	ASSERT_TRUE(mkdtemp(dir));
+	snprintf(from, sizeof(from), "%s/from", dir);
+	snprintf(out, sizeof(out), "%s/model", dir);
+	snprintf(contention, sizeof(contention), "%s/contention.csv", dir);
+	ASSERT_EQ(zf_write_atomic(dir, "contention.csv", rows, strlen(rows)), 0);
+	snprintf(cmd, sizeof(cmd), "cp -r tests/data/sample '%s' && sed -i 's/\"fault_ns\": 0,/"
+		 "\"fault_ns\": 0, \"mm_atomics\": \"on\",/' '%s/meta.json' && "
+		 "grep -q '\"mm_atomics\": \"on\"' '%s/meta.json'", from, from, from);
+	ASSERT_EQ(system(cmd), 0);
+	setenv("HWLOC_SYNTHETIC", "pack:2 [numa] core:2 pu:1", 1);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	ASSERT_TRUE(freopen("/dev/null", "w", stdout) != NULL);
+	err = zf_model_main(sizeof(argv) / sizeof(argv[0]) - 1, argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	unsetenv("HWLOC_SYNTHETIC");
+	ASSERT_EQ(err, 0);
+	snprintf(path, sizeof(path), "%s/model.csv", out);
+	ASSERT_EQ(zf_csv_read(path, &c, &line), 0);
+	/* threads: persistent pays the mm line's trip, and is outside the model at 0 ns */
+	r = model_row_of(&c, "persistent", "thread", 2);
+	ASSERT_TRUE(r != NULL);
+	EXPECT_TRUE(strstr(r[zf_csv_col(&c, "tag")], "the mm line's adds") != NULL);
+	EXPECT_TRUE(atof(r[zf_csv_col(&c, "ns_per_fault_median")]) >
+		    atof(model_row_of(&c, "persistent", "thread", 1)[zf_csv_col(&c,
+			 "ns_per_fault_median")]) + 10);
+	/* processes: each mm its own, persistent flat and in the model */
+	r = model_row_of(&c, "persistent", "process", 2);
+	ASSERT_TRUE(r != NULL);
+	EXPECT_STREQ(r[zf_csv_col(&c, "tag")], "");
+	EXPECT_TRUE(fabs(atof(r[zf_csv_col(&c, "ns_per_fault_median")]) -
+			 atof(model_row_of(&c, "persistent", "process", 1)[zf_csv_col(&c,
+			      "ns_per_fault_median")])) < 0.01);
+	zf_csv_free(&c);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	EXPECT_EQ(system(cmd), 0);
+}
+
 /* the name's default placement and fault, the ones run and sweep take when not told */
 TEST(stats_json_defaults)
 {
