@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../../bench/strategy.h"
+#include "../../harness/analyze/model.h"
 #include "../../harness/doctor/sysinfo.h"
 #include "fakeres.h"
 #include "synthetic.h"
@@ -228,4 +229,23 @@ int fake_folder_end(struct fake_folder *f)
 	zf_topo_close(&f->topo);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
 	return system(cmd) ? -1 : 0;
+}
+
+int fake_model_quiet(const char *synthetic, int argc, char **argv)
+{
+	int err, saved;
+
+	setenv("HWLOC_SYNTHETIC", synthetic, 1);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);	/* its table is not a test's output */
+	if (saved < 0 || !freopen("/dev/null", "w", stdout)) {
+		unsetenv("HWLOC_SYNTHETIC");
+		return -1;
+	}
+	err = zf_model_main(argc, argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	unsetenv("HWLOC_SYNTHETIC");
+	return err;
 }

@@ -41,4 +41,7 @@ long fake_file_lines(const char *path);
 /* everything let go, the folder removed; 0 or -1 */
 int fake_folder_end(struct fake_folder *f);
 
+/* hzfbench model ARGV on the HWLOC_SYNTHETIC topology, its table sent to /dev/null */
+int fake_model_quiet(const char *synthetic, int argc, char **argv);
+
 #endif

@@ -205,21 +205,13 @@ TEST(golden_model_csv)
 		"0,1,node,1000,1010.000,1.300,0.001,5000\n";
 	char *argv[] = { "model", "--from", "tests/data/sample", "--contention", contention,
 			 "--handoff-ns", "30", "--out", out, NULL };
-	int err, saved;
+	int err;
 
 	ASSERT_TRUE(mkdtemp(dir));
 	snprintf(contention, sizeof(contention), "%s/contention.csv", dir);
 	snprintf(out, sizeof(out), "%s/model", dir);	/* new: --out takes no folder with files */
 	ASSERT_EQ(zf_write_atomic(dir, "contention.csv", rows, strlen(rows)), 0);
-	setenv("HWLOC_SYNTHETIC", "pack:2 [numa] core:2 pu:1", 1);
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);	/* its table is not this test's output */
-	ASSERT_TRUE(freopen("/dev/null", "w", stdout) != NULL);
-	err = zf_model_main(sizeof(argv) / sizeof(argv[0]) - 1, argv);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	unsetenv("HWLOC_SYNTHETIC");
+	err = fake_model_quiet("pack:2 [numa] core:2 pu:1", sizeof(argv) / sizeof(argv[0]) - 1, argv);
 	ASSERT_EQ(err, 0);
 	EXPECT_TRUE(same_as_golden(out, "model.csv"));
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
@@ -260,7 +252,7 @@ TEST(model_mm_atomics_from_meta_json)
 	struct zf_csv c = { 0 };
 	size_t line = 0;
 	char **r;
-	int err, saved;
+	int err;
 
 	ASSERT_TRUE(mkdtemp(dir));
 	snprintf(from, sizeof(from), "%s/from", dir);
@@ -271,15 +263,7 @@ TEST(model_mm_atomics_from_meta_json)
 		 "\"fault_ns\": 0, \"mm_atomics\": \"on\",/' '%s/meta.json' && "
 		 "grep -q '\"mm_atomics\": \"on\"' '%s/meta.json'", from, from, from);
 	ASSERT_EQ(system(cmd), 0);
-	setenv("HWLOC_SYNTHETIC", "pack:2 [numa] core:2 pu:1", 1);
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	ASSERT_TRUE(freopen("/dev/null", "w", stdout) != NULL);
-	err = zf_model_main(sizeof(argv) / sizeof(argv[0]) - 1, argv);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	unsetenv("HWLOC_SYNTHETIC");
+	err = fake_model_quiet("pack:2 [numa] core:2 pu:1", sizeof(argv) / sizeof(argv[0]) - 1, argv);
 	ASSERT_EQ(err, 0);
 	snprintf(path, sizeof(path), "%s/model.csv", out);
 	ASSERT_EQ(zf_csv_read(path, &c, &line), 0);

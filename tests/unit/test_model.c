@@ -13,6 +13,7 @@
 #include "../../harness/out/buf.h"
 #include "../../harness/out/csv.h"
 #include "../../harness/analyze/model.h"
+#include "fakeres.h"
 #include "synthetic.h"
 #include "test.h"
 
@@ -388,7 +389,7 @@ TEST(model_keeps_a_long_cpus_placement_whole)
 	struct zf_buf placement = { 0 };
 	struct zf_csv csv;
 	size_t line, r;
-	int cpu, argc = 0, err, saved;
+	int cpu, argc = 0, err;
 
 	ASSERT_TRUE(mkdtemp(dir));
 	zf_buf_printf(&placement, "cpus:");
@@ -409,15 +410,7 @@ TEST(model_keeps_a_long_cpus_placement_whole)
 	argv[argc++] = "--out";
 	argv[argc++] = dir;
 	argv[argc] = NULL;
-	setenv("HWLOC_SYNTHETIC", "pack:4 [numa] core:128 pu:2", 1);
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);	/* its table is not this test's output */
-	ASSERT_TRUE(freopen("/dev/null", "w", stdout) != NULL);
-	err = zf_model_main(argc, argv);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	unsetenv("HWLOC_SYNTHETIC");
+	err = fake_model_quiet("pack:4 [numa] core:128 pu:2", argc, argv);
 	ASSERT_EQ(err, 0);
 	snprintf(path, sizeof(path), "%s/model.csv", dir);
 	ASSERT_EQ(zf_csv_read(path, &csv, &line), 0);
