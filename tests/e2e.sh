@@ -936,13 +936,22 @@ else
 		"$(cat "$tmp/out")" "$(head -3 "$tmp/ms/model.csv" 2>&1)"
 fi
 # 2 tasks, U = 2, a 30.5 ns hand-off: F = 1 queues, 2 x (2 + 30.5) = 65 > 1 + 2 + 15.25;
-# F = 100 does not, 100 + 2 + 15.25 > 65
-if $bin model --handoff-ns 30.5 --fixed-ns 1 --get-ns 2 --tasks 1,2 --out "$tmp/mh" >"$tmp/out" 2>&1 &&
+# F = 100 does not, 100 + 2 + 15.25 > 65. With the mm's line (threads, the
+# default) persistent queues on it as global does on its count: 65; F = 100:
+# 100 + 15.25 + 2 + 15.25, both lines' trips
+if $bin model --handoff-ns 30.5 --fixed-ns 1 --get-ns 2 --tasks 1,2 --mm-atomics off --out "$tmp/mh" >"$tmp/out" 2>&1 &&
 	grep -q '^global,emulated,thread,2,compact,2097152,51200,0,65.000,' "$tmp/mh/model.csv" &&
-	$bin model --handoff-ns 30.5 --fixed-ns 100 --get-ns 2 --tasks 2 --out "$tmp/mh2" >>"$tmp/out" 2>&1 &&
+	$bin model --handoff-ns 30.5 --fixed-ns 100 --get-ns 2 --tasks 2 --mm-atomics off --out "$tmp/mh2" >>"$tmp/out" 2>&1 &&
 	grep -q '^global,emulated,thread,2,compact,2097152,51200,0,117.250,' "$tmp/mh2/model.csv" &&
 	grep -q '^global,emulated,thread,1,compact,2097152,51200,0,3.000,' "$tmp/mh/model.csv" &&
-	grep -q '^persistent,emulated,thread,2,compact,2097152,51200,0,1.000,,,,2000000000,' "$tmp/mh/model.csv"; then
+	grep -q '^persistent,emulated,thread,2,compact,2097152,51200,0,1.000,,,,2000000000,' "$tmp/mh/model.csv" &&
+	$bin model --handoff-ns 30.5 --fixed-ns 1 --get-ns 2 --tasks 2 --out "$tmp/mh3" >>"$tmp/out" 2>&1 &&
+	grep -q '^persistent,emulated,thread,2,compact,2097152,51200,0,65.000,' "$tmp/mh3/model.csv" &&
+	grep -q '"mm_line_ns": 64' "$tmp/mh3/model.json" &&
+	$bin model --handoff-ns 30.5 --fixed-ns 100 --get-ns 2 --tasks 2 --out "$tmp/mh4" >>"$tmp/out" 2>&1 &&
+	grep -q '^global,emulated,thread,2,compact,2097152,51200,0,132.500,' "$tmp/mh4/model.csv" &&
+	$bin model --handoff-ns 30.5 --fixed-ns 1 --get-ns 2 --tasks 2 --task-kind process --out "$tmp/mh5" >>"$tmp/out" 2>&1 &&
+	grep -q '^persistent,emulated,process,2,compact,2097152,51200,0,1.000,' "$tmp/mh5/model.csv"; then
 	ok "model --handoff-ns: the arithmetic of docs/model.md, by hand"
 else
 	fail "model --handoff-ns: the arithmetic of docs/model.md, by hand" "$(cat "$tmp/out")"
@@ -979,7 +988,8 @@ else
 	fail "model: outside the model where a CPU kept the line, a ratio where it moved once a get" "$(cat "$tmp/out")"
 fi
 # no contention data: the domain not known, no ratio where it decides (global
-# from 2 tasks), its chart line left out; --c2c FILE's folder is looked in too
+# from 2 tasks, and every strategy's kernel threads, which write one mm's
+# line), its chart line left out; --c2c FILE's folder is looked in too
 mkdir -p "$tmp/c2cdir" && cp tests/data/c2c/c2c.csv tests/data/c2c/c2c-pus.csv "$tmp/c2cdir/"
 cp -r tests/data/sample "$tmp/dunk" && rm -rf "$tmp/dunk/plots"
 if $bin model --from "$tmp/dunk" --c2c "$tmp/c2cdir/c2c.csv" >"$tmp/out" 2>&1 &&
@@ -987,9 +997,11 @@ if $bin model --from "$tmp/dunk" --c2c "$tmp/c2cdir/c2c.csv" >"$tmp/out" 2>&1 &&
 	! grep -qE '^global +(emulated|kernel) +(thread|process) +2 .*x( +[0-9.]+)?$' "$tmp/out" &&
 	grep -q '^global emulated thread 2 tasks: domain not known (run c2c --contention)$' "$tmp/out" &&
 	grep -qE '^global +emulated +thread +1 .* 1\.00x$' "$tmp/out" &&
-	[ "$(grep -c ',domain not known (run c2c --contention)$' "$tmp/dunk/model.csv")" = 8 ] &&
+	grep -q '^persistent kernel thread 2 tasks: domain not known (run c2c --contention)$' "$tmp/out" &&
+	! grep -q '^persistent kernel process 2 tasks: ' "$tmp/out" &&
+	[ "$(grep -c ',domain not known (run c2c --contention)$' "$tmp/dunk/model.csv")" = 12 ] &&
 	$bin report "$tmp/dunk" >/dev/null 2>&1 &&
-	[ "$(grep -c '<td>domain not known (run c2c --contention)</td>' "$tmp/dunk/report.html")" = 8 ] &&
+	[ "$(grep -c '<td>domain not known (run c2c --contention)</td>' "$tmp/dunk/report.html")" = 12 ] &&
 	cp "$tmp/contention.csv" "$tmp/c2cdir/c2c-contention.csv" &&
 	$bin model --from tests/data/sample --c2c "$tmp/c2cdir/c2c.csv" --out "$tmp/dbes" >"$tmp/out2" 2>&1 &&
 	[ "$(grep -cE '^global +emulated +(thread|process) +2 .* outside$' "$tmp/out2")" = 4 ] &&
