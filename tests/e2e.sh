@@ -920,7 +920,7 @@ fi
 cp -r tests/data/sample "$tmp/ms" && cp tests/data/c2c/c2c.csv "$tmp/ms/"
 if $bin model --from "$tmp/ms" >"$tmp/out" 2>&1 && [ "$(head -1 "$tmp/ms/model.csv")" = "$summary_header" ] &&
 	[ "$(csv_rows "$tmp/ms/model.csv")" = "$(grep -cE '^(global|mmflag|persistent),' "$tmp/ms/summary.csv")" ] &&
-	grep -qE '^global,emulated,thread,2,compact,2097152,[0-9]+,0,[0-9.]+,,,,[0-9]+,,,[0-9.]+,0\.[0-9]+' "$tmp/ms/model.csv" &&
+	grep -qE '^global,emulated,thread,2,compact,2097152,[0-9]+,0,[0-9.]+,,,[0-9.]*,[0-9]+,,,[0-9.]+,0\.[0-9]+' "$tmp/ms/model.csv" &&
 	grep -q '"handoff": "c2c: ' "$tmp/ms/model.json" && grep -q 'meas/pred' "$tmp/out" &&
 	grep -qE '"retries_per_get": 0\.16[0-9]*, "ns_per_fault_with_retries": ' "$tmp/ms/model.json" &&
 	! grep -q '^retries: global emulated thread 2 tasks: 0.16 ' "$tmp/out" &&
@@ -968,7 +968,8 @@ else
 fi
 # the model's domain: where c2c --contention saw a CPU keep the line for many
 # gets (no work between them), no ratio but the reason; where the line moved
-# about once a get (a real fault's work between), the ratio
+# about once a get (a real fault's work between), the ratio, unless measured
+# and predicted are inside the noise (a 1-task row predicted from itself)
 printf 'pu_a,pu_b,level,work_ns,ns_per_op,ops_per_transfer,retries_per_op,ops\n0,1,node,0,33.000,15.000,0.050,60000\n0,1,node,1000,1010.000,1.300,0.001,5000\n' \
 	>"$tmp/contention.csv"
 if $bin model --from tests/data/sample --contention "$tmp/contention.csv" --handoff-ns 30 \
@@ -982,7 +983,9 @@ if $bin model --from tests/data/sample --contention "$tmp/contention.csv" --hand
 	cp -r tests/data/sample "$tmp/dom" && rm -rf "$tmp/dom/plots" &&
 	$bin model --from "$tmp/dom" --contention "$tmp/contention.csv" --handoff-ns 30 >/dev/null 2>&1 &&
 	$bin report "$tmp/dom" >/dev/null 2>&1 &&
-	[ "$(grep -c '<td>outside the model: ' "$tmp/dom/report.html")" = 4 ]; then
+	[ "$(grep -c '<td>outside the model: ' "$tmp/dom/report.html")" = 4 ] &&
+	grep -qE '^persistent +emulated +thread +1 .* in noise$' "$tmp/out" &&
+	grep -q '<td>inside the noise</td>' "$tmp/dom/report.html"; then
 	ok "model: outside the model where a CPU kept the line, a ratio where it moved once a get"
 else
 	fail "model: outside the model where a CPU kept the line, a ratio where it moved once a get" "$(cat "$tmp/out")"
@@ -996,7 +999,7 @@ if $bin model --from "$tmp/dunk" --c2c "$tmp/c2cdir/c2c.csv" >"$tmp/out" 2>&1 &&
 	[ "$(grep -cE '^global +(emulated|kernel) +(thread|process) +2 .* unknown( +[0-9.]+)?$' "$tmp/out")" = 8 ] &&
 	! grep -qE '^global +(emulated|kernel) +(thread|process) +2 .*x( +[0-9.]+)?$' "$tmp/out" &&
 	grep -q '^global emulated thread 2 tasks: domain not known (run c2c --contention)$' "$tmp/out" &&
-	grep -qE '^global +emulated +thread +1 .* 1\.00x$' "$tmp/out" &&
+	grep -qE '^global +emulated +thread +1 .* in noise$' "$tmp/out" &&
 	grep -q '^persistent kernel thread 2 tasks: domain not known (run c2c --contention)$' "$tmp/out" &&
 	! grep -q '^persistent kernel process 2 tasks: ' "$tmp/out" &&
 	[ "$(grep -c ',domain not known (run c2c --contention)$' "$tmp/dunk/model.csv")" = 12 ] &&

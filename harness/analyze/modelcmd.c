@@ -20,6 +20,7 @@
 #include "opt.h"
 #include "parse.h"
 #include "rescols.h"
+#include "stats.h"
 #include "results.h"
 #include "topo.h"
 
@@ -65,6 +66,7 @@ struct model_row {
 	unsigned long long step;
 	unsigned long faults_per_pass;
 	double measured_ns, measured_get_ns;	/* NAN without a measurement */
+	double measured_sd, fixed_sd;		/* their repetitions' stddevs; NAN: none */
 	double fixed_ns, get_ns;		/* the inputs it was predicted from */
 	double handoff_ns;
 	double retries;				/* the run's lost CAS a get; NAN: none */
@@ -166,6 +168,8 @@ static int inputs_from(const struct zf_csv *c, struct model_row *m, const struct
 
 	m->fixed_ns = o->fixed_ns >= 0 ? o->fixed_ns : p >= 0 ? num_at(c, p, "ns_per_fault_median")
 							    : NAN;
+	/* the prediction's noise: its fixed cost's, measured (a given --fixed-ns has none) */
+	m->fixed_sd = o->fixed_ns < 0 && p >= 0 ? num_at(c, p, "ns_per_fault_stddev") : 0;
 	if (o->get_ns >= 0) {
 		m->get_ns = o->get_ns;
 	} else if (g >= 0) {
@@ -450,6 +454,7 @@ static int rows_from_summary(const char *dir, const struct model_opts *o,
 		m->faults_per_pass = (unsigned long)num_at(&c, r, "faults_per_pass");
 		m->measured_ns = num_at(&c, r, "ns_per_fault_median");
 		m->measured_get_ns = num_at(&c, r, "get_ns_in_fault_median");
+		m->measured_sd = num_at(&c, r, "ns_per_fault_stddev");
 		m->retries = have_counters ? retries_of(&counters, m) : NAN;
 		if (m->tasks < 1 || inputs_from(&c, m, o)) {
 			(*left_out)++;
@@ -511,6 +516,7 @@ static int rows_from_options(const struct model_opts *o, struct zf_topo *topo,
 			m->step = o->step;
 			m->faults_per_pass = (o->size / o->step) ? o->size / o->step : 1;
 			m->measured_ns = m->measured_get_ns = m->retries = NAN;
+			m->measured_sd = m->fixed_sd = NAN;
 			m->fixed_ns = o->fixed_ns;
 			m->get_ns = o->get_ns;
 			m->teardown_ns = o->teardown_ns;
@@ -573,6 +579,9 @@ static void write_csv_row(struct zf_buf *b, const struct model_row *m)
 		.step = m->step, .faults_per_pass = m->faults_per_pass };
 	row.reps = 0;
 	row.ns_per_fault_median = m->out.ns_per_fault;
+	/* the spread it inherits from its fixed cost's repetitions (report.c weighs it) */
+	if (!isnan(m->fixed_sd) && m->fixed_sd > 0)
+		row.ns_per_fault_stddev = m->fixed_sd;
 	row.faults_per_sec_median = m->out.faults_per_sec;
 	row.get_ns_in_fault_median = m->out.get_ns;
 	row.get_share_of_fault = m->out.get_share;
@@ -633,6 +642,16 @@ static void write_json(struct zf_buf *b, const struct model_opts *o, const char 
 			   true, b);
 }
 
+/*
+ * measured and predicted no further apart than the measurement's stddev and
+ * that of the fixed cost it was predicted from: no ratio is made of that
+ */
+static bool in_noise(const struct model_row *m)
+{
+	return !isnan(m->measured_sd) && !isnan(m->fixed_sd) &&
+	       zf_inside_noise(m->measured_ns, m->measured_sd, m->out.ns_per_fault, m->fixed_sd);
+}
+
 static void print_table(const struct model_row *rows, size_t n, bool measured)
 {
 	size_t i;
@@ -665,6 +684,8 @@ static void print_table(const struct model_row *rows, size_t n, bool measured)
 			if (m->outside[0])
 				printf(" %12.3f %9s", m->measured_ns,
 				       m->domain_unknown ? "unknown" : "outside");
+			else if (in_noise(m))
+				printf(" %12.3f %9s", m->measured_ns, "in noise");
 			else
 				printf(" %12.3f %8.2fx", m->measured_ns,
 				       m->measured_ns / m->out.ns_per_fault);

@@ -272,7 +272,7 @@ static void model_table(struct zf_buf *b, const char *summary, const char *model
 	struct zf_csv c, m;
 	size_t line, r;
 	char source[512] = "";
-	int ns_c, ns_m, sh_m, tag_m;
+	int ns_c, ns_m, sd_c, sd_m, sh_m, tag_m;
 
 	if (zf_csv_parse(summary, &c, &line))
 		return;
@@ -283,6 +283,8 @@ static void model_table(struct zf_buf *b, const char *summary, const char *model
 	}
 	ns_c = zf_csv_col(&c, "ns_per_fault_median");
 	ns_m = zf_csv_col(&m, "ns_per_fault_median");
+	sd_c = zf_csv_col(&c, "ns_per_fault_stddev");
+	sd_m = zf_csv_col(&m, "ns_per_fault_stddev");	/* the prediction's, from its F */
 	sh_m = zf_csv_col(&m, "get_share_of_fault");
 	tag_m = zf_csv_col(&m, "tag");	/* model.csv: why a prediction has no ratio */
 	if (model_json)
@@ -313,6 +315,9 @@ static void model_table(struct zf_buf *b, const char *summary, const char *model
 			zf_buf_printf(b, "<td>");
 			html_text(b, m.rows[r][tag_m]);
 			zf_buf_printf(b, "</td>");
+		} else if (sd_c >= 0 && sd_m >= 0 && c.rows[i][sd_c][0] &&
+			   zf_inside_noise(meas, atof(c.rows[i][sd_c]), pred, atof(m.rows[r][sd_m]))) {
+			zf_buf_printf(b, "<td>inside the noise</td>");
 		} else if (pred > 0) {
 			zf_buf_printf(b, "<td class=n>%.2f×</td>", meas / pred);
 		} else {
