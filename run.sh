@@ -456,11 +456,13 @@ else
 		[ ! -s "$cache/c2c-contention.csv" ] || cp "$cache/c2c-contention.csv" "$out/"
 		stage model
 		# DIR's model.txt, and measured beside predicted for global, the strategy
-		# the model is about, each with its verdict: a ratio, or why it is outside
+		# the model is about, and persistent's threads, which pay the shared
+		# mm's line alone; each with its verdict: a ratio, or why it is outside
 		model_lines() {
 			"$bin" model --from "$1" >"$1/model.txt" 2>&1 ||
 				echo "model: no prediction (see $1/model.txt)" >&2
-			awk '$1 == "strategy" || $1 == "global" || ($1 == "retries:" && $2 == "global")' \
+			awk '$1 == "strategy" || $1 == "global" || ($1 == "persistent" && $3 == "thread") ||
+				($1 == "retries:" && $2 == "global")' \
 				"$1/model.txt" | sed 's/^/model: /'
 		}
 		echo "model: the real-fault regime (--fault-ns $fault_ns):"
