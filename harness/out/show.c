@@ -127,7 +127,7 @@ static void strategy_cost(const struct zf_csv *csv, const struct cols *c, const 
 		return;
 	for (i = 0; i < csv->nrows; i++) {
 		char **g = csv->rows[i], **p;
-		double diff;
+		double diff, noise;
 		long at;
 
 		if (strcmp(g[c->strategy], shared) || strcmp(g[c->fault], "emulated") ||
@@ -144,12 +144,15 @@ static void strategy_cost(const struct zf_csv *csv, const struct cols *c, const 
 			continue;
 		}
 		diff = atof(g[c->ns]) - atof(p[c->ns]);
-		fprintf(out, "%.2f ns ± %.2f; bare inc_not_zero loop: %.2f ns", diff,
-			zf_noise_of(atof(g[c->stddev]), atof(p[c->stddev])), atof(probe));
-		if (apart(c, g, p))
-			fprintf(out, " (%.2fx)\n", diff / atof(probe));
-		else
+		noise = zf_noise_of(atof(g[c->stddev]), atof(p[c->stddev]));
+		fprintf(out, "%.2f ns ± %.2f; bare inc_not_zero loop: %.2f ns", diff, noise,
+			atof(probe));
+		if (!apart(c, g, p))
 			fprintf(out, " (the difference is inside the noise)\n");
+		else if (fabs(diff - atof(probe)) <= noise)
+			fprintf(out, " (the same, within the noise)\n");	/* no ratio of that */
+		else
+			fprintf(out, " (%.2fx)\n", diff / atof(probe));
 	}
 }
 
