@@ -189,10 +189,10 @@ fi
 # a qemu that ends before it can be pinned: one line, and its own words in console.log
 guest mirror-bad --mirror-host --kernel /etc/hostname -- topo
 if [ "$rc" = 1 ] && [ "$(wc -l <"$tmp/mirror-bad.err")" = 1 ] &&
-	grep -q "^hzfbench: vm: --mirror-host: qemu.*(its console: $tmp/mirror-bad/console.log)$" "$tmp/mirror-bad.err" &&
+	grep -q "^hzfbench: vm: --mirror-host: qemu.* (qemu said \"qemu: [^\"]*\"; its console: $tmp/mirror-bad/console.log)$" "$tmp/mirror-bad.err" &&
 	grep -q '^qemu: ' "$tmp/mirror-bad/console.log" &&
 	[ "$($json "$tmp/mirror-bad/vm.json" ending)" = "not started" ]; then
-	ok "vm --mirror-host, qemu ending at once: one line, exit 1, qemu's reason in console.log ($(grep -m 1 '^qemu: ' "$tmp/mirror-bad/console.log"))"
+	ok "vm --mirror-host, qemu ending at once: one line with qemu's own error, exit 1, its reason in console.log ($(grep -m 1 '^qemu: ' "$tmp/mirror-bad/console.log"))"
 else
 	fail "vm --mirror-host, qemu ending at once" "exit $rc" "$(cat "$tmp/mirror-bad.err")" "$(cat "$tmp/mirror-bad/console.log" 2>/dev/null)"
 fi
