@@ -243,12 +243,18 @@ static int after_first_exit(struct zf_detect_counts *c)
 	return err ? err : zf_thp_vmstat_read(&c->at[3], NULL);
 }
 
-/* no process maps the folio (when one does, its count would keep it alive): 0, or why not */
-static int nobody_holds(const char *when, char *why, size_t len)
+/*
+ * no process we can read maps the folio (when one does, its count would
+ * keep it alive): 0, or why not; those we cannot read are added to *unread
+ */
+static int nobody_holds(const char *when, struct zf_unreadable *unread, char *why, size_t len)
 {
+	struct zf_unreadable now;
 	char msg[448];
-	int n = zf_detect_holders_check("", msg, sizeof(msg));
+	int n = zf_detect_holders_check("", &now, msg, sizeof(msg));
 
+	if (now.n > unread->n)
+		*unread = now;
 	if (n)
 		snprintf(why, len, "%s%s", when, msg);
 	return n;
@@ -256,6 +262,7 @@ static int nobody_holds(const char *when, char *why, size_t len)
 
 const char *zf_detect_behaviour(struct zf_detect_counts *c, char *why, size_t len)
 {
+	struct zf_unreadable unread = { 0 };
 	const char *missing = NULL;
 	struct zf_sysinfo si;
 	int hold[2], err;
@@ -264,7 +271,7 @@ const char *zf_detect_behaviour(struct zf_detect_counts *c, char *why, size_t le
 	memset(c, 0, sizeof(*c));
 	zf_sysinfo_read(&si);
 	if (zf_thp_usable(&si, why, len) || probe_elsewhere(why, len) <= 0 ||
-	    nobody_holds("", why, len))
+	    nobody_holds("", &unread, why, len))
 		return NULL;
 	err = zf_drop_slab();
 	if (err || zf_thp_vmstat_read(&c->at[0], &missing)) {
@@ -295,9 +302,9 @@ const char *zf_detect_behaviour(struct zf_detect_counts *c, char *why, size_t le
 		return NULL;
 	}
 	/* one that began to map it during the steps held it through some of them */
-	if (nobody_holds("after the steps: ", why, len))
+	if (nobody_holds("after the steps: ", &unread, why, len))
 		return NULL;
-	return zf_detect_decide(c, why, len);
+	return zf_detect_unread_verdict(zf_detect_decide(c, why, len), &unread, why, len);
 }
 
 /* --holder: the process whose mapping the scan must find; 0, or 1 and why not */

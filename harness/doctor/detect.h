@@ -85,20 +85,42 @@ struct zf_holder {
 	uint64_t pfn;
 };
 /*
+ * The processes whose maps or pagemap would not open to us (EACCES: a
+ * sandbox's own, another namespace's): each could map the folio unseen.
+ * How many, and the lowest-numbered of them, named.
+ */
+struct zf_unreadable {
+	int n;
+	pid_t first_pid;	/* the lowest of them */
+	char first[192];	/* "1 (init): /proc/1/maps: Permission denied" */
+};
+/*
  * Every process under ROOT/proc that maps the huge zero folio, in
  * *holders (free() it): each 2 MiB-aligned 2 MiB that one of its mappings
- * (maps) holds whole, looked up in its pagemap. The count, or -errno and
- * why for a process whose maps or pagemap cannot be read (it could hide a
- * holder: smaps counts a huge zero PMD nowhere) or whose PFNs are hidden.
+ * (maps) holds whole, looked up in its pagemap. A process whose maps or
+ * pagemap is closed to us (EACCES) is counted in *unread (smaps is no
+ * help: it counts a huge zero PMD nowhere). The count, or -errno and why
+ * for a process that could not be read otherwise or whose PFNs are hidden.
  */
-int zf_huge_zero_holders(const char *root, struct zf_holder **holders, char *why, size_t len);
+int zf_huge_zero_holders(const char *root, struct zf_holder **holders,
+			 struct zf_unreadable *unread, char *why, size_t len);
 /* "812 (sh) maps the huge zero folio (PFN 0x3000 at 0x40000000)", several named */
 void zf_holders_describe(const struct zf_holder *h, int n, char *buf, size_t len);
 /*
- * detect's check: 0 when no process under ROOT maps the folio; else the
- * number that do, or -errno, and why (zf_holders_describe's line)
+ * detect's check: 0 when no process under ROOT that could be read maps the
+ * folio (those that could not, in *unread); else the number that do, or
+ * -errno, and why (zf_holders_describe's line)
  */
-int zf_detect_holders_check(const char *root, char *why, size_t len);
+int zf_detect_holders_check(const char *root, struct zf_unreadable *unread, char *why,
+			    size_t len);
+/*
+ * A verdict where some processes could not be read: an allocation the
+ * steps counted shows that none held the folio then, so global and mmflag
+ * stand (why gains a note); persistent rests on no allocation, which a
+ * hidden holder would cause too: NULL, and why names the process.
+ */
+const char *zf_detect_unread_verdict(const char *verdict, const struct zf_unreadable *u,
+				     char *why, size_t len);
 
 /* read pagemap and kpageflags for addr in this process */
 void zf_fault_look(const void *addr, struct zf_fault_seen *s);

@@ -47,6 +47,7 @@ struct holder_scan {
 	uint64_t folio_pfn;
 	struct zf_holder *holders;
 	int n, cap;
+	struct zf_unreadable *unread;
 };
 
 static int add_holder(struct holder_scan *s, pid_t pid, uint64_t addr, uint64_t pfn)
@@ -115,6 +116,18 @@ static int scan_mapping(struct holder_scan *s, int pagemap, uint64_t start, uint
 	return found;
 }
 
+static void read_comm(const char *root, struct zf_holder *h)
+{
+	char path[512];
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/proc/%d/comm", root, (int)h->pid);
+	if (zf_read_file(path, h->comm, sizeof(h->comm)))
+		snprintf(h->comm, sizeof(h->comm), "?");
+	n = strcspn(h->comm, "\n");
+	h->comm[n] = '\0';
+}
+
 /* pid's mappings (ROOT/proc/PID/maps) through its pagemap: 1 when it holds the folio, 0, -errno */
 static int scan_process(struct holder_scan *s, pid_t pid, char *why, size_t len)
 {
@@ -150,22 +163,21 @@ out:
 		fclose(maps);
 	if (err == -ENOENT || err == -ESRCH)
 		return 0;	/* it exited meanwhile */
+	if (err == -EACCES) {	/* closed to us: it could hide a holder, counted */
+		if (!s->unread->n++ || pid < s->unread->first_pid) {
+			struct zf_holder h = { .pid = pid };
+
+			s->unread->first_pid = pid;
+			read_comm(s->root, &h);
+			snprintf(s->unread->first, sizeof(s->unread->first), "%d (%s): /proc/%d/%s: "
+				 "%s", (int)pid, h.comm, (int)pid, step, strerror(EACCES));
+		}
+		return 0;
+	}
 	if (err)
 		snprintf(why, len, "%d: /proc/%d/%s: %s%s", (int)pid, (int)pid, step, strerror(-err),
 			 err == -EPERM ? " (reading PFNs takes CAP_SYS_ADMIN)" : "");
 	return err ? err : found > 0;
-}
-
-static void read_comm(const char *root, struct zf_holder *h)
-{
-	char path[512];
-	size_t n;
-
-	snprintf(path, sizeof(path), "%s/proc/%d/comm", root, (int)h->pid);
-	if (zf_read_file(path, h->comm, sizeof(h->comm)))
-		snprintf(h->comm, sizeof(h->comm), "?");
-	n = strcspn(h->comm, "\n");
-	h->comm[n] = '\0';
 }
 
 static int by_pid(const void *a, const void *b)
@@ -175,15 +187,17 @@ static int by_pid(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-int zf_huge_zero_holders(const char *root, struct zf_holder **holders, char *why, size_t len)
+int zf_huge_zero_holders(const char *root, struct zf_holder **holders,
+			 struct zf_unreadable *unread, char *why, size_t len)
 {
-	struct holder_scan s = { .root = root };
+	struct holder_scan s = { .root = root, .unread = unread };
 	char path[512];
 	struct dirent *d;
 	int i, err = 0;
 	DIR *proc;
 
 	*holders = NULL;
+	memset(unread, 0, sizeof(*unread));
 	snprintf(path, sizeof(path), "%s/proc", root);
 	proc = opendir(path);
 	if (!proc) {
@@ -235,11 +249,12 @@ void zf_holders_describe(const struct zf_holder *h, int n, char *buf, size_t len
 			 n == 1 ? "" : " in the first");
 }
 
-int zf_detect_holders_check(const char *root, char *why, size_t len)
+int zf_detect_holders_check(const char *root, struct zf_unreadable *unread, char *why,
+			    size_t len)
 {
 	struct zf_holder *h;
 	char seen[384];
-	int n = zf_huge_zero_holders(root, &h, seen, sizeof(seen));
+	int n = zf_huge_zero_holders(root, &h, unread, seen, sizeof(seen));
 
 	if (n < 0) {
 		snprintf(why, len, "a process that could hold the huge zero folio: %s", seen);
@@ -249,4 +264,25 @@ int zf_detect_holders_check(const char *root, char *why, size_t len)
 		zf_holders_describe(h, n, why, len);
 	free(h);
 	return n;
+}
+
+const char *zf_detect_unread_verdict(const char *verdict, const struct zf_unreadable *u,
+				     char *why, size_t len)
+{
+	size_t used = strlen(why);
+
+	if (!verdict || !u->n)
+		return verdict;
+	if (!strcmp(verdict, "persistent")) {
+		snprintf(why, len, "persistent's evidence is that no fault allocated the folio, "
+			 "which a holder we cannot see would cause too: %s%s", u->first,
+			 u->n > 1 ? " (and more)" : "");
+		return NULL;
+	}
+	if (used < len)
+		snprintf(why + used, len - used, "; %d process%s could not be read (%s): %s would "
+			 "have kept the folio alive, yet a fault allocated it", u->n,
+			 u->n == 1 ? "" : "es", u->first,
+			 u->n == 1 ? "had it held the folio, it" : "a holder among them");
+	return verdict;
 }

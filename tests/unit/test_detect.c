@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../../harness/doctor/detect.h"
 #include "test.h"
@@ -244,6 +247,7 @@ static void kpageflags(struct tree *t, uint64_t pfn, uint64_t flags)
 TEST(detect_holders_none)
 {
 	struct zf_holder *h = NULL;
+	struct zf_unreadable u;
 	struct tree t = { { 0 } };
 	char why[512] = "";
 
@@ -264,15 +268,16 @@ TEST(detect_holders_none)
 	/* gone between readdir and its maps */
 	put(&t, "/proc/104", NULL);
 	put(&t, "/proc/self", NULL);
-	EXPECT_EQ(zf_huge_zero_holders(t.root, &h, why, sizeof(why)), 0);
+	EXPECT_EQ(zf_huge_zero_holders(t.root, &h, &u, why, sizeof(why)), 0);
 	free(h);
-	EXPECT_EQ(zf_detect_holders_check(t.root, why, sizeof(why)), 0);
+	EXPECT_EQ(zf_detect_holders_check(t.root, &u, why, sizeof(why)), 0);
 	tree_free(&t);
 }
 
 TEST(detect_holders_named)
 {
 	struct zf_holder *h = NULL;
+	struct zf_unreadable u;
 	struct tree t = { { 0 } };
 	char why[512];
 
@@ -283,25 +288,25 @@ TEST(detect_holders_named)
 	/* the second of its three PMDs maps the folio */
 	process(&t, 812, "holder\n", MAPS("40000000-40200000") MAPS("40200000-40800000"),
 		0x40400000, ZF_PM_PRESENT | 0x3000);
-	EXPECT_EQ(zf_detect_holders_check(t.root, why, sizeof(why)), 1);
+	EXPECT_EQ(zf_detect_holders_check(t.root, &u, why, sizeof(why)), 1);
 	EXPECT_STREQ(why, "812 (holder) maps the huge zero folio (PFN 0x3000 at 0x40400000)");
 	/* more of them: by pid, three named */
 	process(&t, 90, "a\n", MAPS("40000000-40200000"), 0x40000000, ZF_PM_PRESENT | 0x3000);
 	process(&t, 95, "b\n", MAPS("40000000-40200000"), 0x40000000, ZF_PM_PRESENT | 0x3000);
 	process(&t, 901, "c\n", MAPS("40000000-40200000"), 0x40000000, ZF_PM_PRESENT | 0x3000);
-	ASSERT_EQ(zf_huge_zero_holders(t.root, &h, why, sizeof(why)), 4);
+	ASSERT_EQ(zf_huge_zero_holders(t.root, &h, &u, why, sizeof(why)), 4);
 	EXPECT_EQ(h[0].pid, 90);
 	EXPECT_EQ(h[3].pid, 901);
 	EXPECT_STREQ(h[2].comm, "holder");
 	free(h);
-	EXPECT_EQ(zf_detect_holders_check(t.root, why, sizeof(why)), 4);
+	EXPECT_EQ(zf_detect_holders_check(t.root, &u, why, sizeof(why)), 4);
 	EXPECT_STREQ(why, "90 (a), 95 (b), 812 (holder) and 1 more map the huge zero folio "
 		     "(PFN 0x3000 at 0x40000000 in the first)");
 	drop(&t, "/proc/901/comm");
 	drop(&t, "/proc/901/maps");
 	drop(&t, "/proc/901/pagemap");
 	drop(&t, "/proc/901");
-	EXPECT_EQ(zf_detect_holders_check(t.root, why, sizeof(why)), 3);
+	EXPECT_EQ(zf_detect_holders_check(t.root, &u, why, sizeof(why)), 3);
 	EXPECT_STREQ(why, "90 (a), 95 (b) and 812 (holder) map the huge zero folio "
 		     "(PFN 0x3000 at 0x40000000 in the first)");
 	tree_free(&t);
@@ -310,6 +315,7 @@ TEST(detect_holders_named)
 /* a pagemap that cannot be read could hide a holder: cannot tell, naming it */
 TEST(detect_holders_unreadable)
 {
+	struct zf_unreadable u;
 	struct tree t = { { 0 } };
 	char why[512];
 
@@ -318,19 +324,107 @@ TEST(detect_holders_unreadable)
 	kpageflags(&t, 0x3000, HUGE_ZERO_FLAGS);
 	/* PFNs hidden (no CAP_SYS_ADMIN) */
 	process(&t, 300, "sh\n", MAPS("40000000-40200000"), 0x40000000, ZF_PM_PRESENT);
-	EXPECT_EQ(zf_detect_holders_check(t.root, why, sizeof(why)), -EPERM);
+	EXPECT_EQ(zf_detect_holders_check(t.root, &u, why, sizeof(why)), -EPERM);
 	EXPECT_STREQ(why, "a process that could hold the huge zero folio: 300: /proc/300/pagemap: "
 		     "Operation not permitted (reading PFNs takes CAP_SYS_ADMIN)");
 	drop(&t, "/proc/300/pagemap");
 	put(&t, "/proc/300/pagemap", NULL);
-	EXPECT_EQ(zf_detect_holders_check(t.root, why, sizeof(why)), -EISDIR);
+	EXPECT_EQ(zf_detect_holders_check(t.root, &u, why, sizeof(why)), -EISDIR);
 	EXPECT_STREQ(why, "a process that could hold the huge zero folio: 300: /proc/300/pagemap: "
 		     "Is a directory");
 	/* no /proc at all */
-	EXPECT_EQ(zf_detect_holders_check("/nonexistent", why, sizeof(why)), -ENOENT);
+	EXPECT_EQ(zf_detect_holders_check("/nonexistent", &u, why, sizeof(why)), -ENOENT);
 	EXPECT_STREQ(why, "a process that could hold the huge zero folio: /nonexistent/proc: "
 		     "No such file or directory");
 	tree_free(&t);
+}
+
+/*
+ * A process whose maps is closed to us (EACCES, as a sandbox's init is to
+ * root in it) is counted, not an error: read as nobody, since root reads
+ * a fabricated file whatever its mode
+ */
+TEST(detect_holders_closed_counted)
+{
+	static const char *const dirs[] = { "", "/proc", "/proc/1", "/proc/7", "/proc/812" };
+	struct zf_unreadable u = { 0 };
+	struct tree t = { { 0 } };
+	char path[128], why[512] = "";
+	int fd[2], status, i, n = -1;
+	pid_t pid;
+
+	if (geteuid()) {
+		SKIP("it reads the tree as nobody: it takes root");
+	}
+	tree_make(&t);
+	ASSERT_TRUE(t.root[0] != '\0');
+	kpageflags(&t, 0x3000, HUGE_ZERO_FLAGS);
+	process(&t, 1, "init\n", MAPS("40000000-40200000"), 0x40000000, ZF_PM_PRESENT | 0x3000);
+	process(&t, 7, "init2\n", MAPS("40000000-40200000"), 0x40000000, 0);
+	process(&t, 812, "holder\n", MAPS("40000000-40200000"), 0x40000000,
+		ZF_PM_PRESENT | 0x3000);
+	for (i = 0; i < (int)(sizeof(dirs) / sizeof(dirs[0])); i++) {
+		snprintf(path, sizeof(path), "%s%s", t.root, dirs[i]);
+		ASSERT_EQ(chmod(path, 0755), 0);
+	}
+	snprintf(path, sizeof(path), "%s/proc/1/maps", t.root);
+	ASSERT_EQ(chmod(path, 0), 0);
+	snprintf(path, sizeof(path), "%s/proc/7/pagemap", t.root);
+	ASSERT_EQ(chmod(path, 0), 0);
+	ASSERT_EQ(pipe(fd), 0);
+	pid = fork();
+	ASSERT_TRUE(pid >= 0);
+	if (!pid) {
+		struct zf_holder *h = NULL;
+
+		close(fd[0]);
+		if (setgid(65534) || setuid(65534))
+			_exit(3);
+		n = zf_huge_zero_holders(t.root, &h, &u, why, sizeof(why));
+		if (write(fd[1], &n, sizeof(n)) != sizeof(n) || write(fd[1], &u, sizeof(u)) !=
+		    sizeof(u) || write(fd[1], why, sizeof(why)) != sizeof(why))
+			_exit(4);
+		_exit(n == 1 && h && h->pid == 812 ? 0 : 5);
+	}
+	close(fd[1]);
+	EXPECT_EQ(read(fd[0], &n, sizeof(n)), (ssize_t)sizeof(n));
+	EXPECT_EQ(read(fd[0], &u, sizeof(u)), (ssize_t)sizeof(u));
+	EXPECT_EQ(read(fd[0], why, sizeof(why)), (ssize_t)sizeof(why));
+	close(fd[0]);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	/* the holder that could be read is found; the two closed ones counted, the first named */
+	EXPECT_EQ(n, 1);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(u.n, 2);
+	EXPECT_STREQ(u.first, "1 (init): /proc/1/maps: Permission denied");
+	tree_free(&t);
+}
+
+/* what a closed process leaves of a verdict: global and mmflag, noted; never persistent */
+TEST(detect_unread_verdict)
+{
+	struct zf_unreadable none = { 0 }, one = { 1, 1, "1 (init): /proc/1/maps: Permission denied" };
+	struct zf_unreadable two = { 2, 1, "1 (init): /proc/1/maps: Permission denied" };
+	char why[512];
+
+	snprintf(why, sizeof(why), "counts");
+	EXPECT_STREQ(zf_detect_unread_verdict("persistent", &none, why, sizeof(why)),
+		     "persistent");
+	EXPECT_STREQ(why, "counts");
+	EXPECT_TRUE(zf_detect_unread_verdict("persistent", &one, why, sizeof(why)) == NULL);
+	EXPECT_STREQ(why, "persistent's evidence is that no fault allocated the folio, which a "
+		     "holder we cannot see would cause too: 1 (init): /proc/1/maps: Permission "
+		     "denied");
+	EXPECT_TRUE(zf_detect_unread_verdict("persistent", &two, why, sizeof(why)) == NULL);
+	EXPECT_TRUE(strstr(why, "Permission denied (and more)") != NULL);
+	snprintf(why, sizeof(why), "counts");
+	EXPECT_STREQ(zf_detect_unread_verdict("mmflag", &two, why, sizeof(why)), "mmflag");
+	EXPECT_STREQ(why, "counts; 2 processes could not be read (1 (init): /proc/1/maps: "
+		     "Permission denied): a holder among them would have kept the folio alive, "
+		     "yet a fault allocated it");
+	snprintf(why, sizeof(why), "cannot");
+	EXPECT_TRUE(zf_detect_unread_verdict(NULL, &one, why, sizeof(why)) == NULL);
+	EXPECT_STREQ(why, "cannot");
 }
 
 TEST(detect_config_disagreement)
